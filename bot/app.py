@@ -1,0 +1,88 @@
+"""The Discord client: :class:`MonopolyBot` and :func:`run_bot`."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+import discord
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.logging_setup import configure_logging
+
+log = logging.getLogger(__name__)
+
+#: Extension modules (cogs) loaded at start-up, e.g. ``"cogs.game"``.
+EXTENSIONS: tuple[str, ...] = ()
+
+NO_TOKEN_MESSAGE = """\
+monopoly-bot: no DISCORD_TOKEN set, so the bot cannot log in to Discord.
+
+How to get a token:
+  1. Open https://discord.com/developers/applications and pick your application
+     (or create one with "New Application").
+  2. Go to "Bot" and press "Reset Token"; copy the token.
+  3. Put it in a file named .env in the directory you start the bot from:
+         DISCORD_TOKEN=your-token-here
+     (copy .env.example to .env for all settings), or set DISCORD_TOKEN in the
+     environment.
+"""
+
+BAD_TOKEN_MESSAGE = """\
+monopoly-bot: Discord rejected the DISCORD_TOKEN (login failed).
+Reset the token at https://discord.com/developers/applications (your app -> Bot ->
+Reset Token) and put the new one in .env or the environment.
+"""
+
+
+class MonopolyBot(commands.Bot):
+    """The bot: default intents, mention prefix, slash commands provided by cogs."""
+
+    def __init__(self, settings: Settings) -> None:
+        """Create the bot for ``settings``; does not connect to Discord."""
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+        )
+        self.settings = settings
+
+    async def setup_hook(self) -> None:
+        """Load every extension in :data:`EXTENSIONS`, then sync the app command tree.
+
+        Commands are synced to ``settings.dev_guild_id`` if set (instant), else globally.
+        """
+        for extension in EXTENSIONS:
+            log.info("Loading extension %s", extension)
+            await self.load_extension(extension)
+        log.info("Loaded %d extension(s)", len(EXTENSIONS))
+
+        guild_id = self.settings.dev_guild_id
+        if guild_id is not None:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            log.info("Syncing application commands to guild %d", guild_id)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            log.info("Syncing application commands globally")
+            synced = await self.tree.sync()
+        log.info("Synced %d application command(s)", len(synced))
+
+
+def run_bot(settings: Settings) -> int:
+    """Run the bot until it stops; return a process exit code.
+
+    Returns 2 without connecting if no token is configured (a help message goes to
+    stderr), 1 if Discord rejects the token, and 0 after a normal shutdown.
+    """
+    if not settings.discord_token:
+        sys.stderr.write(NO_TOKEN_MESSAGE)
+        return 2
+    configure_logging(settings.log_level)
+    bot = MonopolyBot(settings)
+    try:
+        bot.run(settings.discord_token, log_handler=None)
+    except discord.LoginFailure:
+        sys.stderr.write(BAD_TOKEN_MESSAGE)
+        return 1
+    return 0

@@ -1,0 +1,218 @@
+"""Houses, hotels and mortgages: building evenly, the bank's stock, selling back."""
+
+from __future__ import annotations
+
+from bot.engine.auctions import start_auction
+from bot.engine.errors import IllegalAction
+from bot.engine.money import transfer
+from bot.engine.state import BANK, HOTEL, GameState
+
+
+def level(state: GameState, square: int) -> int:
+    """Buildings on a street counted evenly: houses, or a hotel as one more than needed."""
+    houses = state.houses[square]
+    return state.rules.hotel_requires_houses + 1 if houses == HOTEL else houses
+
+
+def next_building(state: GameState, square: int) -> str:
+    """``"house"`` or ``"hotel"``: what building on ``square`` would add next."""
+    return "hotel" if state.houses[square] == state.rules.hotel_requires_houses else "house"
+
+
+def _owner_check(state: GameState, seat: int, square: int) -> None:
+    if not 0 <= square < 40 or not state.board.squares[square].is_property:
+        raise IllegalAction("not_a_property", square=square)
+    if state.owner[square] != seat:
+        raise IllegalAction("not_your_property", square=square)
+
+
+def _in_debt(state: GameState, seat: int) -> bool:
+    return any(d["debtor"] == seat for d in state.debts)
+
+
+def check_build(state: GameState, seat: int, square: int, *, placing: bool = False) -> str:
+    """Raise unless ``seat`` may build on ``square`` now; return the building kind.
+
+    000: building needs the whole colour group, must be even, and "Ist ein
+    Grundstück einer Farbgruppe mit einer Hypothek beliehen, darf auf der ganzen
+    Farbgruppe nicht gebaut werden."
+    """
+    _owner_check(state, seat, square)
+    board = state.board
+    if board.squares[square].kind != "street":
+        raise IllegalAction("not_a_street", square=square)
+    group = board.group_of[square]
+    if any(state.owner[i] != seat for i in group):
+        raise IllegalAction("group_incomplete", square=square)
+    if any(state.mortgaged[i] for i in group):
+        raise IllegalAction("group_mortgaged", square=square)
+    if state.houses[square] == HOTEL:
+        raise IllegalAction("fully_built", square=square)
+    if level(state, square) > min(level(state, i) for i in group):
+        raise IllegalAction("build_evenly", square=square)
+    kind = next_building(state, square)
+    if kind == "house" and state.bank_houses < 1:
+        raise IllegalAction("no_houses_left")
+    if kind == "hotel" and state.bank_hotels < 1:
+        raise IllegalAction("no_hotels_left")
+    if not placing and state.players[seat].cash < board.squares[square].house_cost:
+        raise IllegalAction("insufficient_funds", needed=board.squares[square].house_cost)
+    return kind
+
+
+def can_build(state: GameState, seat: int, square: int, *, placing: bool = False) -> bool:
+    """True if :func:`check_build` passes."""
+    try:
+        check_build(state, seat, square, placing=placing)
+    except IllegalAction:
+        return False
+    return True
+
+
+def buildable_squares(state: GameState, seat: int, kind: str | None = None) -> list[int]:
+    """Streets ``seat`` could build on now (optionally only where ``kind`` comes next)."""
+    return [
+        i
+        for i, owner in enumerate(state.owner)
+        if owner == seat
+        and state.board.squares[i].kind == "street"
+        and can_build(state, seat, i)
+        and (kind is None or next_building(state, i) == kind)
+    ]
+
+
+def shortage_rivals(state: GameState, seat: int, kind: str) -> list[int]:
+    """Other players who could buy a ``kind`` now, if that makes the bank's stock scarce.
+
+    Open question 22: the bank runs short when its stock of that building is smaller
+    than the number of players (the builder and every rival able to build one now).
+    """
+    if not state.rules.building_shortage_auction:
+        return []
+    stock = state.bank_houses if kind == "house" else state.bank_hotels
+    if stock >= len(state.players):
+        return []  # enough for everyone: no need to look for rivals
+    rivals = [p for p in state.active_players() if p != seat and buildable_squares(state, p, kind)]
+    return rivals if rivals and stock < 1 + len(rivals) else []
+
+
+def build(state: GameState, seat: int, square: int) -> None:
+    """Build (or, when the bank is short, auction) the next building on ``square``."""
+    kind = check_build(state, seat, square)
+    rivals = shortage_rivals(state, seat, kind)
+    if rivals:
+        # 000: "... werden die vorhandenen Gebäude einzeln an den Meistbietenden
+        # versteigert. Als Mindestgebot gilt der niedrigste, gedruckte Preis auf einer
+        # der entsprechenden Besitzrechtkarten."
+        squares = state.board.squares
+        prices = [
+            squares[i].house_cost
+            for p in (seat, *rivals)
+            for i in buildable_squares(state, p, kind)
+        ]
+        start_auction(state, {"kind": kind, "requested_by": seat}, min(prices))
+        return
+    transfer(state, seat, BANK, state.board.squares[square].house_cost, "build")
+    place(state, seat, square, kind)
+
+
+def place(state: GameState, seat: int, square: int, kind: str) -> None:
+    """Put the next building on ``square`` (paid already); a hotel returns the houses."""
+    if kind == "hotel":
+        state.bank_hotels -= 1
+        state.bank_houses += state.houses[square]
+        state.houses[square] = HOTEL
+    else:
+        state.bank_houses -= 1
+        state.houses[square] += 1
+    state.emit("built", player=seat, square=square, building=kind)
+
+
+def check_sell(state: GameState, seat: int, square: int) -> str:
+    """Raise unless ``seat`` may sell a building on ``square``; return its kind.
+
+    000: "... müssen genau so gleichmäßig an die Bank verkauft werden, wie sie
+    erworben wurden" and "ein Spieler [kann] kein Hotel an die Bank zurückverkaufen,
+    wenn nicht genügend Häuser vorhanden sind, die das Hotel ersetzen sollen."
+    """
+    _owner_check(state, seat, square)
+    if not state.houses[square]:
+        raise IllegalAction("no_buildings", square=square)
+    group = state.board.group_of[square]
+    if level(state, square) < max(level(state, i) for i in group):
+        raise IllegalAction("sell_evenly", square=square)
+    if state.houses[square] == HOTEL:
+        if state.bank_houses < state.rules.hotel_requires_houses:
+            needed = state.rules.hotel_requires_houses
+            raise IllegalAction("no_houses_to_replace_hotel", needed=needed)
+        return "hotel"
+    return "house"
+
+
+def sell_building(state: GameState, seat: int, square: int) -> None:
+    """Sell one building back at half price; a hotel becomes houses again."""
+    kind = check_sell(state, seat, square)
+    if kind == "hotel":
+        state.bank_hotels += 1
+        state.bank_houses -= state.rules.hotel_requires_houses
+        state.houses[square] = state.rules.hotel_requires_houses
+    else:
+        state.bank_houses += 1
+        state.houses[square] -= 1
+    state.emit("sold_building", player=seat, square=square, building=kind)
+    transfer(state, BANK, seat, state.board.squares[square].house_cost // 2, "sell_building")
+
+
+def check_mortgage(state: GameState, seat: int, square: int) -> None:
+    """Raise unless ``seat`` may mortgage ``square``.
+
+    000: "Alle Gebäude auf einem Grundstück müssen an die Bank zurückverkauft werden,
+    ehe dieses Grundstück hypothekarisch belastet werden darf." Whether the rest of
+    the group must be bare too is ``mortgage_requires_bare_group`` (open question 13).
+    """
+    _owner_check(state, seat, square)
+    if state.mortgaged[square]:
+        raise IllegalAction("already_mortgaged", square=square)
+    if state.houses[square]:
+        raise IllegalAction("sell_buildings_first", square=square)
+    if state.rules.mortgage_requires_bare_group and any(
+        state.houses[i] for i in state.board.group_of[square]
+    ):
+        raise IllegalAction("sell_group_buildings_first", square=square)
+
+
+def mortgage(state: GameState, seat: int, square: int) -> None:
+    """Mortgage a lot: the bank pays its mortgage value."""
+    check_mortgage(state, seat, square)
+    state.mortgaged[square] = True
+    state.emit("mortgaged", player=seat, square=square)
+    transfer(state, BANK, seat, state.board.squares[square].mortgage, "mortgage")
+
+
+def unmortgage_cost(state: GameState, square: int) -> int:
+    """What lifting the mortgage costs now: value plus interest (once paid on transfer)."""
+    value = state.board.squares[square].mortgage
+    if square in state.interest_paid:
+        return value
+    return value + state.rules.interest(value)
+
+
+def check_unmortgage(state: GameState, seat: int, square: int) -> int:
+    """Raise unless ``seat`` may lift the mortgage on ``square``; return the cost."""
+    _owner_check(state, seat, square)
+    if not state.mortgaged[square]:
+        raise IllegalAction("not_mortgaged", square=square)
+    cost = unmortgage_cost(state, square)
+    if state.players[seat].cash < cost:
+        raise IllegalAction("insufficient_funds", needed=cost)
+    return cost
+
+
+def unmortgage(state: GameState, seat: int, square: int) -> None:
+    """Lift a mortgage: value + 10 % (only the value right after a paid transfer)."""
+    cost = check_unmortgage(state, seat, square)
+    state.mortgaged[square] = False
+    if square in state.interest_paid:
+        state.interest_paid.remove(square)
+    state.emit("unmortgaged", player=seat, square=square)
+    transfer(state, seat, BANK, cost, "unmortgage")

@@ -1,0 +1,164 @@
+"""Payments, debts and bankruptcy.
+
+Every change of a player's cash goes through :func:`transfer`, which emits one
+``payment`` event; the property tests rebuild all cash from those events. A
+payment a player cannot make in cash becomes a debt, which the debtor settles
+by selling buildings, mortgaging, trading or offering lots, or by going bankrupt.
+"""
+
+from __future__ import annotations
+
+from bot.engine.state import BANK, HOTEL, GameState
+
+
+def transfer(state: GameState, payer: int, payee: int, amount: int, reason: str) -> None:
+    """Move ``amount`` from ``payer`` to ``payee`` (either may be the bank)."""
+    if amount <= 0:
+        return
+    players = state.players
+    if payer != BANK:
+        players[payer].cash -= amount
+    if payee != BANK:
+        players[payee].cash += amount
+    state.events.append(
+        {"type": "payment", "from": payer, "to": payee, "amount": amount, "reason": reason}
+    )
+
+
+def charge(state: GameState, debtor: int, creditor: int, amount: int, reason: str) -> None:
+    """Make ``debtor`` pay ``amount``; what cannot be paid in cash now becomes a debt."""
+    if amount <= 0:
+        return
+    owes_already = any(d["debtor"] == debtor for d in state.debts)
+    if not owes_already and state.players[debtor].cash >= amount:
+        transfer(state, debtor, creditor, amount, reason)
+        return
+    state.debts.append({"debtor": debtor, "creditor": creditor, "amount": amount, "reason": reason})
+    state.emit("debt", debtor=debtor, creditor=creditor, amount=amount, reason=reason)
+
+
+def settle_debts(state: GameState) -> None:
+    """Pay every debt at the head of the queue whose debtor now has the cash."""
+    debts = state.debts
+    players = state.players
+    while debts:
+        debt = debts[0]
+        debtor = players[debt["debtor"]]
+        if debtor.bankrupt:
+            debts.pop(0)
+            continue
+        creditor = debt["creditor"]
+        if creditor != BANK and players[creditor].bankrupt:
+            debts.pop(0)  # a creditor who left the game can no longer be paid
+            continue
+        if debtor.cash < debt["amount"]:
+            return
+        debts.pop(0)
+        transfer(state, debt["debtor"], creditor, debt["amount"], debt["reason"])
+        state.emit("debt_paid", debtor=debt["debtor"], creditor=creditor, amount=debt["amount"])
+
+
+def building_units(state: GameState, square: int) -> int:
+    """How many house prices the buildings on ``square`` cost (a hotel includes its houses)."""
+    houses = state.houses[square]
+    if houses == HOTEL:
+        return state.rules.hotel_requires_houses + 1
+    return houses
+
+
+def liquidation_value(state: GameState, seat: int) -> int:
+    """Cash a player could raise: cash, buildings at half, unmortgaged lots' mortgage values."""
+    squares = state.board.squares
+    total = state.players[seat].cash
+    for i, owner in enumerate(state.owner):
+        if owner != seat:
+            continue
+        total += building_units(state, i) * squares[i].house_cost // 2
+        if not state.mortgaged[i]:
+            total += squares[i].mortgage
+    return total
+
+
+def receive_mortgaged(state: GameState, seat: int, square: int) -> None:
+    """A mortgaged lot changed hands: the new owner pays the interest at once.
+
+    000: "Kündigt er bei Erhalt der Besitzrechtkarten die Hypothek nicht, muss er
+    trotzdem die fälligen 10 % Zinsen bezahlen." Lifting it before the turn ends
+    then costs only the mortgage value (the interest is paid).
+    """
+    interest = state.rules.interest(state.board.squares[square].mortgage)
+    charge(state, seat, BANK, interest, "transfer_interest")
+    if square not in state.interest_paid:
+        state.interest_paid.append(square)
+
+
+def return_jail_card(state: GameState, deck: str) -> None:
+    """Put a used or surrendered jail-free card back under its deck."""
+    in_deck = set(state.decks[deck])
+    for card in state.board.decks[deck]:
+        if card.effect["type"] == "get_out_of_jail_free" and card.id not in in_deck:
+            state.decks[deck].append(card.id)
+            return
+
+
+def declare_bankrupt(state: GameState, seat: int) -> None:
+    """``seat`` cannot pay the debt at the head of the queue and leaves the game.
+
+    To a player: buildings are sold to the bank at half their cost and that cash,
+    the debtor's cash, lots (mortgaged ones with the 10 % duty) and jail-free cards
+    go to the creditor. To the bank: buildings return to the bank, jail-free cards
+    go under their decks, and the bank auctions every lot.
+    """
+    debt = state.debts[0]
+    creditor = debt["creditor"]
+    player = state.players[seat]
+    squares = state.board.squares
+    owned = [i for i, o in enumerate(state.owner) if o == seat]
+    building_money = 0
+    for i in owned:
+        units = building_units(state, i)
+        if state.houses[i] == HOTEL:
+            state.bank_hotels += 1
+        else:
+            state.bank_houses += state.houses[i]
+        state.houses[i] = 0
+        building_money += units * squares[i].house_cost // 2
+    state.emit("bankrupt", player=seat, creditor=creditor, debt=debt["amount"], lots=owned)
+    state.debts = [d for d in state.debts if d["debtor"] != seat and d["creditor"] != seat]
+    state.trades = [t for t in state.trades if seat not in (t["from"], t["to"])]
+    state.claims = [c for c in state.claims if seat not in (c["owner"], c["payer"])]
+    state.lot_offer = None
+    if creditor == BANK:
+        transfer(state, seat, BANK, player.cash, "bankruptcy")
+        for deck in player.jail_cards:
+            return_jail_card(state, deck)
+        for i in owned:
+            state.owner[i] = BANK
+            if state.rules.bank_auction_mortgaged_free:
+                state.mortgaged[i] = False
+        state.auction_queue.extend(owned)
+    else:
+        transfer(state, BANK, creditor, building_money, "bankruptcy_buildings")
+        transfer(state, seat, creditor, player.cash, "bankruptcy")
+        state.players[creditor].jail_cards.extend(player.jail_cards)
+        for i in owned:
+            state.owner[i] = creditor
+        for i in owned:
+            if state.mortgaged[i]:
+                receive_mortgaged(state, creditor, i)
+    player.jail_cards = []
+    player.bankrupt = True
+    player.in_jail = False
+    player.jail_turns = 0
+    if seat == state.current:
+        state.pending_buy = None
+        state.pending_move = None
+        state.pending_choice = None
+        state.may_roll = False
+    active = state.active_players()
+    if len(active) == 1:
+        state.winner = active[0]
+        state.end_reason = "last_player"
+        state.auction_queue = []
+        state.auction = None
+        state.emit("game_over", winner=active[0], reason="last_player")

@@ -1,0 +1,205 @@
+"""Built-in simple players: sensible, fast, deterministic.
+
+They buy what they can afford with a reserve, bid up to a lot's price, build
+evenly when cash allows, pay bail or wait in jail by strategy, raise money by
+selling the dearest buildings and mortgaging the cheapest lots, now and then
+offer cash for the last lot of a group, and go bankrupt when they must. They
+exist for simulations and benchmarks; the computer opponents for real games
+come later and will be stronger.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.engine import buildings, trades
+from bot.engine.errors import IllegalAction
+from bot.engine.game import check_bankruptcy, check_pay_bail
+from bot.engine.rent import owns_whole_group
+from bot.engine.state import BANK, GameState
+
+Action = dict[str, Any]
+RESERVE = 100
+TRADE_EVERY = 7  # consider a trade offer on every 7th turn of the game
+
+
+class SimplePlayer:
+    """A rule-following player for simulations; ``jail`` is ``"leave"`` or ``"stay"``."""
+
+    __slots__ = ("jail",)
+
+    def __init__(self, jail: str = "leave") -> None:
+        self.jail = jail
+
+    def decide(self, state: GameState, seat: int) -> Action:
+        """The next action for ``seat``, which the game is waiting on."""
+        phase = state.phase
+        if phase == "debt":
+            return self._raise_cash(state, seat)
+        if phase == "auction":
+            return self._bid(state, seat)
+        if phase == "place_building":
+            return self._place(state, seat)
+        player = state.players[seat]
+        if phase == "roll":
+            if player.in_jail and self.jail == "leave":
+                if player.jail_cards:
+                    return {"type": "use_jail_card", "player": seat, "deck": player.jail_cards[0]}
+                if _legal(check_pay_bail, state, seat):
+                    return {"type": "pay_bail", "player": seat}
+            return {"type": "roll", "player": seat}
+        if phase == "buy":
+            price = state.board.squares[state.pending_buy].price  # type: ignore[index]
+            kind = "buy" if player.cash - price >= RESERVE else "decline"
+            return {"type": kind, "player": seat}
+        if phase == "choice":
+            amount = state.pending_choice["amount"]  # type: ignore[index]
+            option = "pay" if player.cash >= amount + RESERVE else "draw"
+            return {"type": "choose", "player": seat, "option": option}
+        # phase == "end": manage, then end the turn.
+        return self._manage(state, seat) or {"type": "end_turn", "player": seat}
+
+    def respond_to_offers(self, state: GameState, seat: int) -> Action | None:
+        """Accept or decline a trade or a lot offer addressed to ``seat``, if any."""
+        offer = state.lot_offer
+        if offer is not None and offer["creditor"] == seat:
+            worth = sum(_lot_worth(state, i) for i in offer["lots"])
+            if worth >= offer["value"] and _legal(trades.check_accept_lots, state, seat):
+                return {"type": "accept_lots", "player": seat}
+            return {"type": "decline_lots", "player": seat}
+        for trade in state.trades:
+            if trade["to"] != seat:
+                continue
+            if self._likes(state, seat, trade) and _legal(trades.check_trade, state, trade):
+                return {"type": "accept_trade", "player": seat, "trade": trade["id"]}
+            return {"type": "decline_trade", "player": seat, "trade": trade["id"]}
+        return None
+
+    # -- decisions ---------------------------------------------------------------------
+
+    def _bid(self, state: GameState, seat: int) -> Action:
+        auction = state.auction
+        assert auction is not None
+        cash = state.players[seat].cash
+        if auction["kind"] == "lot":
+            value = state.board.squares[auction["square"]].price
+        else:
+            value = auction["min"] * 3 // 2
+        limit = min(value, cash - RESERVE // 2)
+        lowest = auction["min"] if auction["leader"] is None else auction["high"] + 1
+        if lowest > limit:
+            return {"type": "auction_pass", "player": seat}
+        if auction["leader"] is None:
+            amount = max(lowest, value // 2)
+        else:
+            amount = auction["high"] + max(10, value // 10)
+        return {"type": "bid", "player": seat, "amount": max(lowest, min(amount, limit))}
+
+    def _place(self, state: GameState, seat: int) -> Action:
+        pending = state.pending_building
+        assert pending is not None
+        for square, owner in enumerate(state.owner):
+            if (
+                owner == seat
+                and state.board.squares[square].kind == "street"
+                and buildings.can_build(state, seat, square, placing=True)
+                and buildings.next_building(state, square) == pending["kind"]
+            ):
+                return {"type": "build", "player": seat, "square": square}
+        raise AssertionError("a won building always has a place")
+
+    def _raise_cash(self, state: GameState, seat: int) -> Action:
+        squares = state.board.squares
+        owned = [i for i, o in enumerate(state.owner) if o == seat]
+        sellable = [i for i in owned if _legal(buildings.check_sell, state, seat, i)]
+        if sellable:
+            square = max(sellable, key=lambda i: (squares[i].house_cost, i))
+            return {"type": "sell_building", "player": seat, "square": square}
+        mortgageable = [i for i in owned if _legal(buildings.check_mortgage, state, seat, i)]
+        if mortgageable:
+            square = min(
+                mortgageable,
+                key=lambda i: (owns_whole_group(state, seat, i), squares[i].mortgage, i),
+            )
+            return {"type": "mortgage", "player": seat, "square": square}
+        if _legal(check_bankruptcy, state, seat):
+            return {"type": "declare_bankruptcy", "player": seat}
+        raise AssertionError("a debtor can always raise cash or go bankrupt")
+
+    def _manage(self, state: GameState, seat: int) -> Action | None:
+        player = state.players[seat]
+        squares = state.board.squares
+        owner = state.owner
+        for square in range(40):
+            if owner[square] != seat:
+                continue
+            info = squares[square]
+            if state.mortgaged[square]:
+                cost = buildings.unmortgage_cost(state, square)
+                if player.cash - cost >= 4 * RESERVE:
+                    return {"type": "unmortgage", "player": seat, "square": square}
+            elif (
+                info.kind == "street"
+                and player.cash - info.house_cost >= 2 * RESERVE
+                and buildings.can_build(state, seat, square)
+            ):
+                return {"type": "build", "player": seat, "square": square}
+        if state.turn % TRADE_EVERY == 0 and not any(t["from"] == seat for t in state.trades):
+            return self._propose(state, seat)
+        return None
+
+    def _propose(self, state: GameState, seat: int) -> Action | None:
+        """Offer cash for the one missing lot of a colour group."""
+        cash = state.players[seat].cash
+        for group in state.board.groups.values():
+            if state.board.squares[group[0]].kind != "street":
+                continue
+            missing = [i for i in group if state.owner[i] != seat]
+            if len(missing) != 1:
+                continue
+            square = missing[0]
+            other = state.owner[square]
+            if other == BANK or any(state.houses[i] for i in group):
+                continue
+            price = state.board.squares[square].price * 3 // 2
+            if cash - price < 2 * RESERVE:
+                continue
+            action = {
+                "type": "propose_trade",
+                "player": seat,
+                "to": other,
+                "give": {"cash": price},
+                "get": {"lots": [square]},
+            }
+            try:
+                trades.build_trade(state, seat, action)
+            except IllegalAction:
+                continue
+            return action
+        return None
+
+    def _likes(self, state: GameState, seat: int, trade: dict[str, Any]) -> bool:
+        give, get = trade["give"], trade["get"]  # from the proposer's side
+        offered = give["cash"] + sum(_lot_worth(state, i) for i in give["lots"])
+        asked = get["cash"] + sum(_lot_worth(state, i) for i in get["lots"])
+        # Handing over the last lot of a group asks for a premium.
+        if any(_completes_group(state, trade["from"], i) for i in get["lots"]):
+            asked = asked * 3 // 2
+        return offered >= asked
+
+
+def _lot_worth(state: GameState, square: int) -> int:
+    price = state.board.squares[square].price
+    return price // 2 if state.mortgaged[square] else price
+
+
+def _completes_group(state: GameState, seat: int, square: int) -> bool:
+    return all(state.owner[i] == seat for i in state.board.group_of[square] if i != square)
+
+
+def _legal(check: Any, *args: Any) -> bool:
+    try:
+        check(*args)
+    except IllegalAction:
+        return False
+    return True

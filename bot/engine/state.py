@@ -1,0 +1,239 @@
+"""The game state and its canonical JSON form.
+
+Everything a game needs to continue lives here, including the generator that
+throws the dice, so ``GameState.from_dict(state.to_dict())`` continues with the
+same future. Players are referred to by their seat index everywhere.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.engine.board import Board, load_board
+from bot.engine.rng import SplitMix64
+from bot.engine.rules import Rules
+
+STATE_FORMAT = "monopoly-state/1"
+BANK = -1
+HOTEL = 5  # ``houses[i] == HOTEL`` means a hotel stands on square i
+
+
+class Player:
+    """One seat at the table."""
+
+    __slots__ = (
+        "id",
+        "name",
+        "cash",
+        "position",
+        "in_jail",
+        "jail_turns",
+        "jail_cards",
+        "bankrupt",
+    )
+
+    def __init__(
+        self,
+        id: str,  # noqa: A002 - the natural name of the field
+        name: str,
+        cash: int,
+        position: int = 0,
+        in_jail: bool = False,
+        jail_turns: int = 0,
+        jail_cards: list[str] | None = None,
+        bankrupt: bool = False,
+    ) -> None:
+        self.id = id
+        self.name = name
+        self.cash = cash
+        self.position = position
+        self.in_jail = in_jail
+        self.jail_turns = jail_turns
+        self.jail_cards: list[str] = jail_cards if jail_cards is not None else []
+        self.bankrupt = bankrupt
+
+    def to_dict(self) -> dict[str, Any]:
+        """Canonical dict of this player."""
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> Player:
+        """Inverse of :meth:`to_dict`."""
+        return cls(**{**raw, "jail_cards": list(raw["jail_cards"])})
+
+
+class GameState:
+    """A whole game: players, ownership, buildings, decks, the bank and the turn.
+
+    ``phase`` says what the game waits for: ``roll``, ``buy``, ``auction``,
+    ``debt``, ``choice``, ``place_building``, ``end`` (the current player may
+    still manage, then ends the turn) or ``over``.
+    """
+
+    __slots__ = (
+        "rules",
+        "board",
+        "players",
+        "owner",
+        "houses",
+        "mortgaged",
+        "interest_paid",
+        "bank_houses",
+        "bank_hotels",
+        "decks",
+        "rng",
+        "current",
+        "phase",
+        "turn",
+        "seq",
+        "doubles",
+        "may_roll",
+        "last_dice",
+        "pending_buy",
+        "pending_move",
+        "pending_choice",
+        "pending_building",
+        "auction",
+        "auction_queue",
+        "debts",
+        "lot_offer",
+        "trades",
+        "next_trade_id",
+        "claims",
+        "winner",
+        "end_reason",
+        "dice_queue",
+        "events",
+    )
+
+    def __init__(self, rules: Rules, board: Board, players: list[Player], seed: int) -> None:
+        self.rules = rules
+        self.board = board
+        self.players = players
+        self.owner = [BANK] * 40
+        self.houses = [0] * 40
+        self.mortgaged = [False] * 40
+        # Lots received mortgaged this turn whose 10 % transfer interest is paid:
+        # lifting them before the turn ends costs only the mortgage value.
+        self.interest_paid: list[int] = []
+        self.bank_houses = (
+            rules.houses_total if rules.houses_total is not None else board.houses_total
+        )
+        self.bank_hotels = (
+            rules.hotels_total if rules.hotels_total is not None else board.hotels_total
+        )
+        self.decks: dict[str, list[int]] = {
+            d: [c.id for c in cards] for d, cards in board.decks.items()
+        }
+        self.rng = SplitMix64(seed)
+        self.current = 0
+        self.phase = "roll"
+        self.turn = 1
+        self.seq = 0
+        self.doubles = 0
+        self.may_roll = True
+        self.last_dice: list[int] | None = None
+        self.pending_buy: int | None = None
+        self.pending_move: int | None = None
+        self.pending_choice: dict[str, Any] | None = None
+        self.pending_building: dict[str, Any] | None = None
+        self.auction: dict[str, Any] | None = None
+        self.auction_queue: list[int] = []
+        self.debts: list[dict[str, Any]] = []
+        self.lot_offer: dict[str, Any] | None = None
+        self.trades: list[dict[str, Any]] = []
+        self.next_trade_id = 1
+        self.claims: list[dict[str, Any]] = []
+        self.winner: int | None = None
+        self.end_reason: str | None = None
+        # Not part of the saved game: dice forced by a scenario, and the events
+        # of the action being applied.
+        self.dice_queue: list[int] = []
+        self.events: list[dict[str, Any]] = []
+
+    # -- helpers used everywhere -------------------------------------------------
+
+    def active_players(self) -> list[int]:
+        """Seats of players still in the game, in seat order."""
+        return [i for i, p in enumerate(self.players) if not p.bankrupt]
+
+    def emit(self, event_type: str, /, **data: Any) -> None:
+        """Record an event of the action being applied."""
+        data["type"] = event_type
+        self.events.append(data)
+
+    def die(self) -> int:
+        """One die: forced by a scenario if queued, else from the game's generator."""
+        if self.dice_queue:
+            return self.dice_queue.pop(0)
+        return self.rng.die()
+
+    # -- canonical JSON -----------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The canonical dict of the game; round-trips exactly via :meth:`from_dict`."""
+        return {
+            "format": STATE_FORMAT,
+            "rules": self.rules.to_dict(),
+            "board": self.board.id,
+            "players": [p.to_dict() for p in self.players],
+            "owner": list(self.owner),
+            "houses": list(self.houses),
+            "mortgaged": list(self.mortgaged),
+            "interest_paid": list(self.interest_paid),
+            "bank_houses": self.bank_houses,
+            "bank_hotels": self.bank_hotels,
+            "decks": {k: list(v) for k, v in self.decks.items()},
+            "rng": self.rng.state,
+            "current": self.current,
+            "phase": self.phase,
+            "turn": self.turn,
+            "seq": self.seq,
+            "doubles": self.doubles,
+            "may_roll": self.may_roll,
+            "last_dice": self.last_dice,
+            "pending_buy": self.pending_buy,
+            "pending_move": self.pending_move,
+            "pending_choice": self.pending_choice,
+            "pending_building": self.pending_building,
+            "auction": self.auction,
+            "auction_queue": list(self.auction_queue),
+            "debts": self.debts,
+            "lot_offer": self.lot_offer,
+            "trades": self.trades,
+            "next_trade_id": self.next_trade_id,
+            "claims": self.claims,
+            "winner": self.winner,
+            "end_reason": self.end_reason,
+        }
+
+    def to_json(self) -> str:
+        """Canonical JSON text: sorted keys, no spaces, UTF-8 names kept readable."""
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> GameState:
+        """Rebuild a game from its canonical dict (a deep copy is taken)."""
+        if raw.get("format") != STATE_FORMAT:
+            raise ValueError(f"not a {STATE_FORMAT} document")
+        raw = json.loads(json.dumps(raw))  # deep copy, detached from the caller
+        rules = Rules.from_dict(raw["rules"])
+        board = load_board(raw["board"])
+        players = [Player.from_dict(p) for p in raw["players"]]
+        state = cls(rules, board, players, seed=0)
+        for key in cls.__slots__:
+            if key in ("rules", "board", "players", "rng", "dice_queue", "events"):
+                continue
+            setattr(state, key, raw[key])
+        state.rng = SplitMix64(raw["rng"])
+        return state
+
+    @classmethod
+    def from_json(cls, text: str) -> GameState:
+        """Rebuild a game from canonical JSON text."""
+        return cls.from_dict(json.loads(text))
+
+    def copy(self) -> GameState:
+        """An independent copy of this game."""
+        return GameState.from_dict(self.to_dict())

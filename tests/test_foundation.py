@@ -1,0 +1,188 @@
+"""Tests for the bot process foundation: settings, .env parsing, start-up."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import discord
+import pytest
+
+from bot import app
+from bot.app import MonopolyBot, run_bot
+from bot.config import Settings, parse_dotenv
+from bot.logging_setup import configure_logging
+
+
+def make_settings(**overrides: object) -> Settings:
+    values: dict[str, object] = {
+        "discord_token": None,
+        "db_path": Path("data/monopoly.db"),
+        "log_level": "INFO",
+        "dev_guild_id": None,
+    }
+    values.update(overrides)
+    return Settings(**values)  # type: ignore[arg-type]
+
+
+def test_from_env_reads_values(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    settings = Settings.from_env(
+        {
+            "DISCORD_TOKEN": "abc.def",
+            "MONOPOLY_DB_PATH": "/tmp/games.db",
+            "MONOPOLY_LOG_LEVEL": "debug",
+            "MONOPOLY_DEV_GUILD_ID": "123456789012345678",
+        }
+    )
+    assert settings == Settings(
+        discord_token="abc.def",
+        db_path=Path("/tmp/games.db"),
+        log_level="DEBUG",
+        dev_guild_id=123456789012345678,
+    )
+
+
+def test_from_env_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    settings = Settings.from_env({"DISCORD_TOKEN": "", "MONOPOLY_DEV_GUILD_ID": ""})
+    assert settings.discord_token is None
+    assert settings.db_path == Path("data/monopoly.db")
+    assert settings.log_level == "INFO"
+    assert settings.dev_guild_id is None
+
+
+def test_from_env_uses_os_environ(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", "from-os-environ")
+    monkeypatch.delenv("MONOPOLY_DB_PATH", raising=False)
+    settings = Settings.from_env()
+    assert settings.discord_token == "from-os-environ"
+    assert settings.db_path == Path("data/monopoly.db")
+
+
+def test_from_env_rejects_bad_guild_id(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match="MONOPOLY_DEV_GUILD_ID"):
+        Settings.from_env({"MONOPOLY_DEV_GUILD_ID": "my-server"})
+
+
+def test_settings_are_frozen() -> None:
+    settings = make_settings()
+    with pytest.raises(AttributeError):
+        settings.log_level = "DEBUG"  # type: ignore[misc]
+
+
+def test_parse_dotenv_syntax() -> None:
+    text = "\n".join(
+        [
+            "# a comment",
+            "",
+            "PLAIN=value",
+            'DOUBLE="quoted # not a comment"',
+            "SINGLE='single'",
+            "export EXPORTED=yes",
+            "SPACED = padded  ",
+            "INLINE=value # trailing comment",
+            "EMPTY=",
+            "EQUALS=a=b",
+            "not a pair",
+        ]
+    )
+    assert parse_dotenv(text) == {
+        "PLAIN": "value",
+        "DOUBLE": "quoted # not a comment",
+        "SINGLE": "single",
+        "EXPORTED": "yes",
+        "SPACED": "padded",
+        "INLINE": "value",
+        "EMPTY": "",
+        "EQUALS": "a=b",
+    }
+
+
+def test_from_env_reads_dotenv_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / ".env").write_text(
+        "# settings for tests\n"
+        'DISCORD_TOKEN="token-from-file"\n'
+        "MONOPOLY_DB_PATH=games/test.db\n"
+        "MONOPOLY_LOG_LEVEL='warning'\n"
+        "MONOPOLY_DEV_GUILD_ID=42\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    settings = Settings.from_env({})
+    assert settings.discord_token == "token-from-file"
+    assert settings.db_path == Path("games/test.db")
+    assert settings.log_level == "WARNING"
+    assert settings.dev_guild_id == 42
+
+
+def test_environment_overrides_dotenv(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / ".env").write_text(
+        "DISCORD_TOKEN=from-file\nMONOPOLY_LOG_LEVEL=DEBUG\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    settings = Settings.from_env({"DISCORD_TOKEN": "from-env"})
+    assert settings.discord_token == "from-env"
+    assert settings.log_level == "DEBUG"  # not in the environment: taken from the file
+
+
+def test_env_file_can_be_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=from-file\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert Settings.from_env({}, env_file=None).discord_token is None
+
+
+def test_run_bot_without_token_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_bot(make_settings(discord_token=None)) == 2
+    captured = capsys.readouterr()
+    assert "DISCORD_TOKEN" in captured.err
+    assert ".env" in captured.err
+    assert "https://discord.com/developers/applications" in captured.err
+    assert captured.out == ""
+
+
+def test_run_bot_with_token_runs_client(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[str, dict[str, object]]] = []
+
+    def fake_run(self: MonopolyBot, token: str, **kwargs: object) -> None:
+        calls.append((token, kwargs))
+
+    monkeypatch.setattr(MonopolyBot, "run", fake_run)
+    monkeypatch.setattr(app, "configure_logging", lambda level: None)
+    assert run_bot(make_settings(discord_token="secret")) == 0
+    assert calls == [("secret", {"log_handler": None})]
+
+
+def test_monopoly_bot_constructs_offline() -> None:
+    settings = make_settings(discord_token="unused")
+    bot = MonopolyBot(settings)
+    assert bot.settings is settings
+    assert bot.intents.value == discord.Intents.default().value
+    assert not bot.intents.message_content  # no privileged intents needed
+    assert not bot.is_ready()
+
+
+@pytest.mark.parametrize("guild_id", [None, 1234])
+def test_setup_hook_syncs_command_tree(
+    monkeypatch: pytest.MonkeyPatch, guild_id: int | None
+) -> None:
+    bot = MonopolyBot(make_settings(dev_guild_id=guild_id))
+    synced_to: list[object] = []
+
+    async def fake_sync(*, guild: discord.abc.Snowflake | None = None) -> list[object]:
+        synced_to.append(guild)
+        return []
+
+    monkeypatch.setattr(bot.tree, "sync", fake_sync)
+    asyncio.run(bot.setup_hook())
+    assert len(synced_to) == 1
+    if guild_id is None:
+        assert synced_to[0] is None
+    else:
+        assert getattr(synced_to[0], "id", None) == guild_id
+
+
+def test_configure_logging_accepts_unknown_level() -> None:
+    configure_logging("not-a-level")  # falls back to INFO instead of raising
