@@ -1,0 +1,143 @@
+"""The ``monopoly-bot`` command: run the bot, simulate games, replay scenarios, benchmark."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from bot.engine.board import available_boards
+from bot.engine.rules import Rules
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    from bot.app import run_bot
+    from bot.config import Settings
+
+    try:
+        settings = Settings.from_env()
+    except ValueError as error:
+        print(f"monopoly-bot: {error}", file=sys.stderr)
+        return 2
+    return run_bot(settings)
+
+
+def _rules(args: argparse.Namespace) -> Rules:
+    return (
+        Rules.from_preset(args.preset, board=args.board)
+        if args.board
+        else Rules.from_preset(args.preset)
+    )
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from bot.engine.simulate import simulate
+
+    result = simulate(
+        args.games,
+        args.players,
+        args.seed,
+        rules=_rules(args),
+        jail_strategy=args.jail_strategy,
+        turn_cap=args.turn_cap,
+    )
+    data = result.to_dict()
+    if args.json:
+        print(json.dumps(data, sort_keys=True))
+    else:
+        for key, value in data.items():
+            print(f"{key}: {value}")
+    return 0
+
+
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from bot.engine.record import RECORD_FORMAT, GameRecord
+    from bot.engine.scenario import SCENARIO_FORMAT, ScenarioError, run
+
+    try:
+        raw = json.loads(Path(args.file).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as error:
+        print(f"monopoly-bot replay: cannot read {args.file}: {error}", file=sys.stderr)
+        return 2
+    fmt = raw.get("format") if isinstance(raw, dict) else None
+    try:
+        if fmt == SCENARIO_FORMAT:
+            state = run(raw)
+        elif fmt == RECORD_FORMAT:
+            state = GameRecord.from_dict(raw).replay()
+        else:
+            print(
+                f"monopoly-bot replay: {args.file} is neither {SCENARIO_FORMAT} "
+                f"nor {RECORD_FORMAT}",
+                file=sys.stderr,
+            )
+            return 2
+    except (ScenarioError, ValueError, KeyError) as error:
+        print(f"monopoly-bot replay: {error}", file=sys.stderr)
+        return 1
+    print(
+        json.dumps(
+            state.to_dict(), sort_keys=True, indent=1 if args.pretty else None, ensure_ascii=False
+        )
+    )
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from bot.engine.simulate import simulate
+
+    result = simulate(args.games, args.players, args.seed, rules=_rules(args))
+    seconds = result.seconds
+    endings = ", ".join(f"{k} {v}" for k, v in sorted(result.endings.items()))
+    print(
+        f"monopoly-engine: {result.games} games in {seconds:.2f}s -> "
+        f"{result.games / seconds:.1f} games/s, {result.turns / seconds:.0f} turns/s; "
+        f"mean turns/game {result.turns / result.games:.1f}; {endings}"
+    )
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``monopoly-bot``."""
+    parser = argparse.ArgumentParser(prog="monopoly-bot", description=__doc__)
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("run", help="run the Discord bot (the default)")
+
+    def game_options(p: argparse.ArgumentParser, games: int) -> None:
+        p.add_argument("--games", type=int, default=games)
+        p.add_argument("--players", type=int, default=4)
+        p.add_argument("--seed", type=int, default=0)
+        p.add_argument("--board", choices=available_boards(), default=None)
+        p.add_argument("--preset", default="classic")
+
+    simulate = sub.add_parser("simulate", help="play complete games between simple players")
+    game_options(simulate, 100)
+    simulate.add_argument("--jail-strategy", choices=("leave", "stay"), default="leave")
+    simulate.add_argument("--turn-cap", type=int, default=1000)
+    simulate.add_argument("--json", action="store_true", help="print one JSON object")
+
+    replay = sub.add_parser("replay", help="run a scenario or record file, print the state JSON")
+    replay.add_argument("file")
+    replay.add_argument("--pretty", action="store_true", help="indent the JSON")
+
+    bench = sub.add_parser("bench", help="measure the engine's speed")
+    game_options(bench, 200)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``monopoly-bot`` console script."""
+    args = build_parser().parse_args(argv)
+    command = args.command or "run"
+    handler = {
+        "run": _cmd_run,
+        "simulate": _cmd_simulate,
+        "replay": _cmd_replay,
+        "bench": _cmd_bench,
+    }[command]
+    return handler(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
