@@ -66,6 +66,7 @@ class Board:
     hotels_total: int
     groups: dict[str, tuple[int, ...]] = field(default_factory=dict)
     group_of: tuple[tuple[int, ...], ...] = ()
+    street_groups: tuple[tuple[int, ...], ...] = ()
     jail_index: int = 10
     go_index: int = 0
 
@@ -137,6 +138,9 @@ def board_from_dict(raw: dict[str, Any]) -> Board:
         hotels_total=rules.get("hotels_total", 12),
         groups={k: tuple(v) for k, v in groups.items()},
         group_of=group_of,
+        street_groups=tuple(
+            tuple(v) for v in groups.values() if squares[v[0]].kind == "street"
+        ),
         jail_index=next(s.index for s in squares if s.kind == "jail"),
         go_index=next(s.index for s in squares if s.kind == "go"),
     )

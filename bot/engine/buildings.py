@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.engine.auctions import start_auction
-from bot.engine.errors import IllegalAction
+from bot.engine.errors import IllegalAction, Problem, raise_for
 from bot.engine.money import transfer
 from bot.engine.state import BANK, HOTEL, GameState
 
@@ -19,54 +19,68 @@ def next_building(state: GameState, square: int) -> str:
     return "hotel" if state.houses[square] == state.rules.hotel_requires_houses else "house"
 
 
-def _owner_check(state: GameState, seat: int, square: int) -> None:
+def _owner_problem(state: GameState, seat: int, square: int) -> Problem:
     if not 0 <= square < 40 or not state.board.squares[square].is_property:
-        raise IllegalAction("not_a_property", square=square)
+        return "not_a_property", {"square": square}
     if state.owner[square] != seat:
-        raise IllegalAction("not_your_property", square=square)
+        return "not_your_property", {"square": square}
+    return None
 
 
-def _in_debt(state: GameState, seat: int) -> bool:
-    return any(d["debtor"] == seat for d in state.debts)
+def _owner_check(state: GameState, seat: int, square: int) -> None:
+    raise_for(_owner_problem(state, seat, square))
 
 
-def check_build(state: GameState, seat: int, square: int, *, placing: bool = False) -> str:
-    """Raise unless ``seat`` may build on ``square`` now; return the building kind.
+def build_problem(
+    state: GameState, seat: int, square: int, placing: bool = False
+) -> Problem:
+    """Why ``seat`` may not build on ``square`` now (a reason code and its params), or None.
 
     000: building needs the whole colour group, must be even, and "Ist ein
     Grundstück einer Farbgruppe mit einer Hypothek beliehen, darf auf der ganzen
-    Farbgruppe nicht gebaut werden."
+    Farbgruppe nicht gebaut werden." Returning instead of raising keeps the
+    computer players' many "could I build here?" questions cheap.
     """
-    _owner_check(state, seat, square)
+    problem = _owner_problem(state, seat, square)
+    if problem is not None:
+        return problem
     board = state.board
-    if board.squares[square].kind != "street":
-        raise IllegalAction("not_a_street", square=square)
+    owner = state.owner
+    info = board.squares[square]
+    if info.kind != "street":
+        return "not_a_street", {"square": square}
     group = board.group_of[square]
-    if any(state.owner[i] != seat for i in group):
-        raise IllegalAction("group_incomplete", square=square)
-    if any(state.mortgaged[i] for i in group):
-        raise IllegalAction("group_mortgaged", square=square)
-    if state.houses[square] == HOTEL:
-        raise IllegalAction("fully_built", square=square)
+    for i in group:
+        if owner[i] != seat:
+            return "group_incomplete", {"square": square}
+    mortgaged = state.mortgaged
+    for i in group:
+        if mortgaged[i]:
+            return "group_mortgaged", {"square": square}
+    houses = state.houses
+    if houses[square] == HOTEL:
+        return "fully_built", {"square": square}
     if level(state, square) > min(level(state, i) for i in group):
-        raise IllegalAction("build_evenly", square=square)
-    kind = next_building(state, square)
-    if kind == "house" and state.bank_houses < 1:
-        raise IllegalAction("no_houses_left")
-    if kind == "hotel" and state.bank_hotels < 1:
-        raise IllegalAction("no_hotels_left")
-    if not placing and state.players[seat].cash < board.squares[square].house_cost:
-        raise IllegalAction("insufficient_funds", needed=board.squares[square].house_cost)
-    return kind
+        return "build_evenly", {"square": square}
+    if houses[square] == state.rules.hotel_requires_houses:
+        if state.bank_hotels < 1:
+            return "no_hotels_left", {}
+    elif state.bank_houses < 1:
+        return "no_houses_left", {}
+    if not placing and state.players[seat].cash < info.house_cost:
+        return "insufficient_funds", {"needed": info.house_cost}
+    return None
+
+
+def check_build(state: GameState, seat: int, square: int, *, placing: bool = False) -> str:
+    """Raise unless ``seat`` may build on ``square`` now; return the building kind."""
+    raise_for(build_problem(state, seat, square, placing))
+    return next_building(state, square)
 
 
 def can_build(state: GameState, seat: int, square: int, *, placing: bool = False) -> bool:
     """True if :func:`check_build` passes."""
-    try:
-        check_build(state, seat, square, placing=placing)
-    except IllegalAction:
-        return False
-    return True
+    return build_problem(state, seat, square, placing) is None
 
 
 def buildable_squares(state: GameState, seat: int, kind: str | None = None) -> list[int]:
@@ -128,25 +142,31 @@ def place(state: GameState, seat: int, square: int, kind: str) -> None:
     state.emit("built", player=seat, square=square, building=kind)
 
 
-def check_sell(state: GameState, seat: int, square: int) -> str:
-    """Raise unless ``seat`` may sell a building on ``square``; return its kind.
+def sell_problem(state: GameState, seat: int, square: int) -> Problem:
+    """Why ``seat`` may not sell a building on ``square`` now, or None.
 
     000: "... müssen genau so gleichmäßig an die Bank verkauft werden, wie sie
     erworben wurden" and "ein Spieler [kann] kein Hotel an die Bank zurückverkaufen,
     wenn nicht genügend Häuser vorhanden sind, die das Hotel ersetzen sollen."
     """
-    _owner_check(state, seat, square)
+    problem = _owner_problem(state, seat, square)
+    if problem is not None:
+        return problem
     if not state.houses[square]:
-        raise IllegalAction("no_buildings", square=square)
+        return "no_buildings", {"square": square}
     group = state.board.group_of[square]
     if level(state, square) < max(level(state, i) for i in group):
-        raise IllegalAction("sell_evenly", square=square)
-    if state.houses[square] == HOTEL:
-        if state.bank_houses < state.rules.hotel_requires_houses:
-            needed = state.rules.hotel_requires_houses
-            raise IllegalAction("no_houses_to_replace_hotel", needed=needed)
-        return "hotel"
-    return "house"
+        return "sell_evenly", {"square": square}
+    needed = state.rules.hotel_requires_houses
+    if state.houses[square] == HOTEL and state.bank_houses < needed:
+        return "no_houses_to_replace_hotel", {"needed": needed}
+    return None
+
+
+def check_sell(state: GameState, seat: int, square: int) -> str:
+    """Raise unless ``seat`` may sell a building on ``square``; return its kind."""
+    raise_for(sell_problem(state, seat, square))
+    return "hotel" if state.houses[square] == HOTEL else "house"
 
 
 def sell_building(state: GameState, seat: int, square: int) -> None:
@@ -163,22 +183,30 @@ def sell_building(state: GameState, seat: int, square: int) -> None:
     transfer(state, BANK, seat, state.board.squares[square].house_cost // 2, "sell_building")
 
 
-def check_mortgage(state: GameState, seat: int, square: int) -> None:
-    """Raise unless ``seat`` may mortgage ``square``.
+def mortgage_problem(state: GameState, seat: int, square: int) -> Problem:
+    """Why ``seat`` may not mortgage ``square`` now, or None.
 
     000: "Alle Gebäude auf einem Grundstück müssen an die Bank zurückverkauft werden,
     ehe dieses Grundstück hypothekarisch belastet werden darf." Whether the rest of
     the group must be bare too is ``mortgage_requires_bare_group`` (open question 13).
     """
-    _owner_check(state, seat, square)
+    problem = _owner_problem(state, seat, square)
+    if problem is not None:
+        return problem
     if state.mortgaged[square]:
-        raise IllegalAction("already_mortgaged", square=square)
+        return "already_mortgaged", {"square": square}
     if state.houses[square]:
-        raise IllegalAction("sell_buildings_first", square=square)
+        return "sell_buildings_first", {"square": square}
     if state.rules.mortgage_requires_bare_group and any(
         state.houses[i] for i in state.board.group_of[square]
     ):
-        raise IllegalAction("sell_group_buildings_first", square=square)
+        return "sell_group_buildings_first", {"square": square}
+    return None
+
+
+def check_mortgage(state: GameState, seat: int, square: int) -> None:
+    """Raise unless ``seat`` may mortgage ``square``."""
+    raise_for(mortgage_problem(state, seat, square))
 
 
 def mortgage(state: GameState, seat: int, square: int) -> None:

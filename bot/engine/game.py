@@ -75,17 +75,18 @@ def apply_action(state: GameState, action: dict[str, Any]) -> list[dict[str, Any
     Raises :class:`IllegalAction` and leaves the state unchanged if the rules do
     not allow the action now.
     """
-    if not isinstance(action, dict):
+    if type(action) is not dict:
         raise IllegalAction("bad_action")
     handler = HANDLERS.get(action.get("type"))  # type: ignore[arg-type]
     if handler is None:
         raise IllegalAction("unknown_action", action=action.get("type"))
     seat = action.get("player")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(state.players):
+    players = state.players
+    if type(seat) is not int or not 0 <= seat < len(players):
         raise IllegalAction("unknown_player", player=seat)
     if state.phase == "over":
         raise IllegalAction("game_over")
-    if state.players[seat].bankrupt:
+    if players[seat].bankrupt:
         raise IllegalAction("player_not_in_game", player=seat)
     state.events = []
     handler(state, seat, action)
@@ -328,11 +329,10 @@ def can_raise_cash(state: GameState, seat: int) -> bool:
     for square, owner in enumerate(state.owner):
         if owner != seat:
             continue
-        for check in (buildings.check_sell, buildings.check_mortgage):
-            try:
-                check(state, seat, square)
-            except IllegalAction:
-                continue
+        if (
+            buildings.sell_problem(state, seat, square) is None
+            or buildings.mortgage_problem(state, seat, square) is None
+        ):
             return True
     return False
 

@@ -112,9 +112,9 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
                 add("build", square=square)
     if phase in RAISE_CASH_PHASES:
         for square in owned:
-            if _passes(buildings.check_sell, state, seat, square):
+            if buildings.sell_problem(state, seat, square) is None:
                 add("sell_building", square=square)
-            if _passes(buildings.check_mortgage, state, seat, square):
+            if buildings.mortgage_problem(state, seat, square) is None:
                 add("mortgage", square=square)
     if phase in MANAGE_PHASES and not in_debt:
         for square in owned:

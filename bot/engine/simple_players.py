@@ -110,12 +110,14 @@ class SimplePlayer:
 
     def _raise_cash(self, state: GameState, seat: int) -> Action:
         squares = state.board.squares
-        owned = [i for i, o in enumerate(state.owner) if o == seat]
-        sellable = [i for i in owned if _legal(buildings.check_sell, state, seat, i)]
+        owner = state.owner
+        owned = [i for i in range(40) if owner[i] == seat]
+        built = [i for i in owned if state.houses[i]]
+        sellable = [i for i in built if buildings.sell_problem(state, seat, i) is None]
         if sellable:
             square = max(sellable, key=lambda i: (squares[i].house_cost, i))
             return {"type": "sell_building", "player": seat, "square": square}
-        mortgageable = [i for i in owned if _legal(buildings.check_mortgage, state, seat, i)]
+        mortgageable = [i for i in owned if buildings.mortgage_problem(state, seat, i) is None]
         if mortgageable:
             square = min(
                 mortgageable,
@@ -127,23 +129,26 @@ class SimplePlayer:
         raise AssertionError("a debtor can always raise cash or go bankrupt")
 
     def _manage(self, state: GameState, seat: int) -> Action | None:
-        player = state.players[seat]
+        cash = state.players[seat].cash
         squares = state.board.squares
         owner = state.owner
-        for square in range(40):
-            if owner[square] != seat:
-                continue
-            info = squares[square]
-            if state.mortgaged[square]:
-                cost = buildings.unmortgage_cost(state, square)
-                if player.cash - cost >= 4 * RESERVE:
+        if cash >= 4 * RESERVE and True in state.mortgaged:
+            mortgaged = state.mortgaged
+            for square in range(40):
+                if (
+                    owner[square] == seat
+                    and mortgaged[square]
+                    and cash - buildings.unmortgage_cost(state, square) >= 4 * RESERVE
+                ):
                     return {"type": "unmortgage", "player": seat, "square": square}
-            elif (
-                info.kind == "street"
-                and player.cash - info.house_cost >= 2 * RESERVE
-                and buildings.can_build(state, seat, square)
-            ):
-                return {"type": "build", "player": seat, "square": square}
+        for group in state.board.street_groups:
+            if owner[group[0]] != seat or cash - squares[group[0]].house_cost < 2 * RESERVE:
+                continue
+            if any(owner[i] != seat for i in group):
+                continue
+            for square in group:
+                if buildings.build_problem(state, seat, square) is None:
+                    return {"type": "build", "player": seat, "square": square}
         if state.turn % TRADE_EVERY == 0 and not any(t["from"] == seat for t in state.trades):
             return self._propose(state, seat)
         return None
