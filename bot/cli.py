@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from bot.engine.board import available_boards
-from bot.engine.rules import Rules
+from bot.engine.rules import Rules, available_presets
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -41,6 +41,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         rules=_rules(args),
         jail_strategy=args.jail_strategy,
         turn_cap=args.turn_cap,
+        deadline_turn=args.deadline_turn,
     )
     data = result.to_dict()
     if args.json:
@@ -109,12 +110,18 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--players", type=int, default=4)
         p.add_argument("--seed", type=int, default=0)
         p.add_argument("--board", choices=available_boards(), default=None)
-        p.add_argument("--preset", default="classic")
+        p.add_argument("--preset", choices=available_presets(), default="classic")
 
     simulate = sub.add_parser("simulate", help="play complete games between simple players")
     game_options(simulate, 100)
     simulate.add_argument("--jail-strategy", choices=("leave", "stay"), default="leave")
     simulate.add_argument("--turn-cap", type=int, default=1000)
+    simulate.add_argument(
+        "--deadline-turn",
+        type=int,
+        default=150,
+        help="turn at which the agreed time is up (presets that end at a deadline)",
+    )
     simulate.add_argument("--json", action="store_true", help="print one JSON object")
 
     replay = sub.add_parser("replay", help="run a scenario or record file, print the state JSON")

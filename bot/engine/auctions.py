@@ -35,6 +35,15 @@ def start_next_queued_auction(state: GameState) -> None:
     start_auction(state, {"kind": "lot", "square": square}, state.rules.auction_min_bid)
 
 
+def next_minimum(state: GameState) -> int:
+    """The lowest bid allowed now: the opening minimum, or the current bid plus the raise."""
+    auction = state.auction
+    assert auction is not None
+    if auction["leader"] is None:
+        return auction["min"]
+    return auction["high"] + state.rules.auction_min_raise
+
+
 def check_bid(state: GameState, seat: int, amount: Any) -> None:
     """Raise :class:`IllegalAction` unless ``seat`` may bid ``amount`` now."""
     auction = state.auction
@@ -48,7 +57,7 @@ def check_bid(state: GameState, seat: int, amount: Any) -> None:
         raise IllegalAction("already_leading", amount=auction["high"])
     if not isinstance(amount, int) or isinstance(amount, bool):
         raise IllegalAction("bad_amount")
-    lowest = auction["min"] if auction["leader"] is None else auction["high"] + 1
+    lowest = next_minimum(state)
     if amount < lowest:
         raise IllegalAction("bid_too_low", minimum=lowest)
     if state.rules.auction_bid_covered_by_cash and amount > state.players[seat].cash:

@@ -138,9 +138,7 @@ def board_from_dict(raw: dict[str, Any]) -> Board:
         hotels_total=rules.get("hotels_total", 12),
         groups={k: tuple(v) for k, v in groups.items()},
         group_of=group_of,
-        street_groups=tuple(
-            tuple(v) for v in groups.values() if squares[v[0]].kind == "street"
-        ),
+        street_groups=tuple(tuple(v) for v in groups.values() if squares[v[0]].kind == "street"),
         jail_index=next(s.index for s in squares if s.kind == "jail"),
         go_index=next(s.index for s in squares if s.kind == "go"),
     )

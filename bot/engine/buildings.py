@@ -31,9 +31,7 @@ def _owner_check(state: GameState, seat: int, square: int) -> None:
     raise_for(_owner_problem(state, seat, square))
 
 
-def build_problem(
-    state: GameState, seat: int, square: int, placing: bool = False
-) -> Problem:
+def build_problem(state: GameState, seat: int, square: int, placing: bool = False) -> Problem:
     """Why ``seat`` may not build on ``square`` now (a reason code and its params), or None.
 
     000: building needs the whole colour group, must be even, and "Ist ein
@@ -49,6 +47,10 @@ def build_problem(
     info = board.squares[square]
     if info.kind != "street":
         return "not_a_street", {"square": square}
+    if state.rules.building_requires_all_sold and BANK in _owners_of_all_lots(state):
+        # 002: "Die Spieler dürfen erst dann Häuser aufstellen, wenn sämtliche
+        # Grundstücke verkauft sind."
+        return "lots_unsold", {}
     group = board.group_of[square]
     for i in group:
         if owner[i] != seat:
@@ -70,6 +72,11 @@ def build_problem(
     if not placing and state.players[seat].cash < info.house_cost:
         return "insufficient_funds", {"needed": info.house_cost}
     return None
+
+
+def _owners_of_all_lots(state: GameState) -> set[int]:
+    owner = state.owner
+    return {owner[i] for i in state.board.property_indices}
 
 
 def check_build(state: GameState, seat: int, square: int, *, placing: bool = False) -> str:
@@ -158,6 +165,8 @@ def sell_problem(state: GameState, seat: int, square: int) -> Problem:
     if level(state, square) < max(level(state, i) for i in group):
         return "sell_evenly", {"square": square}
     needed = state.rules.hotel_requires_houses
+    if state.houses[square] == HOTEL and state.rules.hotel_sells_whole:
+        return None
     if state.houses[square] == HOTEL and state.bank_houses < needed:
         return "no_houses_to_replace_hotel", {"needed": needed}
     return None
@@ -170,9 +179,20 @@ def check_sell(state: GameState, seat: int, square: int) -> str:
 
 
 def sell_building(state: GameState, seat: int, square: int) -> None:
-    """Sell one building back at half price; a hotel becomes houses again."""
+    """Sell one building back at half price; a hotel becomes houses again.
+
+    With ``hotel_sells_whole`` (002: "Wenn es sich um Hotels handelt, zahlt die Bank
+    den halben Barpreis des Hotels und die Hälfte des Preises der vier Häuser") the
+    hotel goes back whole and the street is left bare.
+    """
     kind = check_sell(state, seat, square)
-    if kind == "hotel":
+    house_cost = state.board.squares[square].house_cost
+    units = 1
+    if kind == "hotel" and state.rules.hotel_sells_whole:
+        units = state.rules.hotel_requires_houses + 1
+        state.bank_hotels += 1
+        state.houses[square] = 0
+    elif kind == "hotel":
         state.bank_hotels += 1
         state.bank_houses -= state.rules.hotel_requires_houses
         state.houses[square] = state.rules.hotel_requires_houses
@@ -180,7 +200,7 @@ def sell_building(state: GameState, seat: int, square: int) -> None:
         state.bank_houses += 1
         state.houses[square] -= 1
     state.emit("sold_building", player=seat, square=square, building=kind)
-    transfer(state, BANK, seat, state.board.squares[square].house_cost // 2, "sell_building")
+    transfer(state, BANK, seat, units * house_cost // 2, "sell_building")
 
 
 def mortgage_problem(state: GameState, seat: int, square: int) -> Problem:

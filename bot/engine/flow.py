@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.engine.auctions import start_next_queued_auction
-from bot.engine.money import settle_debts
+from bot.engine.money import end_by_wealth, settle_debts
 from bot.engine.state import GameState
 from bot.engine.turns import move_by
 
@@ -53,7 +53,13 @@ def settle(state: GameState) -> None:
 
 
 def next_turn(state: GameState) -> None:
-    """Give the turn to the next player still in the game, clockwise."""
+    """Give the turn to the next player still in the game, clockwise.
+
+    When the agreed time is up the game ends here instead, by counting wealth.
+    """
+    if state.time_up:
+        end_by_wealth(state, "time_limit")
+        return
     count = len(state.players)
     seat = state.current
     for _ in range(count):

@@ -14,7 +14,14 @@ from bot.engine import auctions, buildings, trades, turns
 from bot.engine.board import load_board
 from bot.engine.errors import IllegalAction
 from bot.engine.flow import next_turn, settle
-from bot.engine.money import charge, declare_bankrupt, liquidation_value, transfer
+from bot.engine.money import (
+    charge,
+    declare_bankrupt,
+    end_by_wealth,
+    fines_payee,
+    liquidation_value,
+    transfer,
+)
 from bot.engine.rules import Rules
 from bot.engine.state import BANK, GameState, Player
 
@@ -50,10 +57,29 @@ def new_game(
     state = GameState(rules, board, [Player(pid, name, start) for pid, name in players], seed)
     for deck in state.decks.values():
         state.rng.shuffle(deck)
+    if rules.deal_deeds:
+        _deal_deeds(state)
     state.current = _starting_player(state)
     state.emit("game_started", first=state.current)
     settle(state)
     return state
+
+
+def _deal_deeds(state: GameState) -> None:
+    """000, kürzeres Spiel: "... teilt der Bankhalter reihum je 2 Besitzrechtkarten an
+    jeden Spieler aus ... Der aufgedruckte Preis wird sofort von den Spielern an die
+    Bank gezahlt." (003, schnelleres Spiel: three each, "gratis")."""
+    deeds = list(state.board.property_indices)
+    state.rng.shuffle(deeds)
+    count = len(state.players)
+    for number in range(min(state.rules.deal_deeds * count, len(deeds))):
+        seat = number % count
+        square = deeds[number]
+        state.owner[square] = seat
+        price = state.board.squares[square].price
+        state.emit("deed_dealt", player=seat, square=square)
+        if state.rules.deal_deeds_paid:
+            transfer(state, seat, BANK, price, "dealt_deed")
 
 
 def _starting_player(state: GameState) -> int:
@@ -78,6 +104,9 @@ def apply_action(state: GameState, action: dict[str, Any]) -> list[dict[str, Any
     if type(action) is not dict:
         raise IllegalAction("bad_action")
     handler = HANDLERS.get(action.get("type"))  # type: ignore[arg-type]
+    if handler is None and action.get("type") == "time_up":
+        _time_up(state)
+        return state.events
     if handler is None:
         raise IllegalAction("unknown_action", action=action.get("type"))
     seat = action.get("player")
@@ -120,6 +149,28 @@ def _square_arg(action: dict[str, Any]) -> int:
 def _not_in_debt(state: GameState, seat: int) -> None:
     if any(d["debtor"] == seat for d in state.debts):
         raise IllegalAction("in_debt")
+
+
+def _time_up(state: GameState) -> None:
+    """The agreed end time has passed (an input: the engine never reads a clock).
+
+    002: "Beim ersten Schlag der vereinbarten Stunde endet das Spiel. Wenn ein Spieler
+    sich mitten im Spiel befindet, beendet er seinen Zug und jede damit verbundene
+    Handlung." A player who has not thrown yet is not in the middle of a turn, so the
+    game ends at once; otherwise it ends when the turn in progress (with any throws
+    owed for doubles) is over.
+    """
+    if not state.rules.end_at_deadline:
+        raise IllegalAction("no_time_limit")
+    if state.phase == "over":
+        raise IllegalAction("game_over")
+    state.events = []
+    state.time_up = True
+    state.seq += 1
+    state.emit("time_up")
+    if state.phase == "roll" and state.doubles == 0:
+        end_by_wealth(state, "time_limit")
+    settle(state)
 
 
 # -- the turn --------------------------------------------------------------------------
@@ -201,7 +252,7 @@ def _choose(state: GameState, seat: int, action: dict[str, Any]) -> None:
     state.pending_choice = None
     state.emit("chose", player=seat, option=option)
     if option == "pay":
-        charge(state, seat, BANK, choice["amount"], "card")
+        charge(state, seat, fines_payee(state), choice["amount"], "card")
     else:
         turns.draw_card(state, seat, choice["deck"])
 

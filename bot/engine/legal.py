@@ -37,7 +37,7 @@ def bid_range(state: GameState, seat: int) -> tuple[int, int] | None:
     auction = state.auction
     if auction is None or not _passes(auctions.check_pass, state, seat):
         return None
-    lowest = auction["min"] if auction["leader"] is None else auction["high"] + 1
+    lowest = auctions.next_minimum(state)
     highest = state.players[seat].cash if state.rules.auction_bid_covered_by_cash else 10**9
     return (lowest, highest) if lowest <= highest else None
 

@@ -8,7 +8,8 @@ by selling buildings, mortgaging, trading or offering lots, or by going bankrupt
 
 from __future__ import annotations
 
-from bot.engine.state import BANK, HOTEL, GameState
+from bot.engine.state import BANK, HOTEL, POT, GameState
+from bot.engine.wealth import building_units, standings
 
 
 def transfer(state: GameState, payer: int, payee: int, amount: int, reason: str) -> None:
@@ -16,13 +17,22 @@ def transfer(state: GameState, payer: int, payee: int, amount: int, reason: str)
     if amount <= 0:
         return
     players = state.players
-    if payer != BANK:
+    if payer >= 0:
         players[payer].cash -= amount
-    if payee != BANK:
+    elif payer == POT:
+        state.pot -= amount
+    if payee >= 0:
         players[payee].cash += amount
+    elif payee == POT:
+        state.pot += amount
     state.events.append(
         {"type": "payment", "from": payer, "to": payee, "amount": amount, "reason": reason}
     )
+
+
+def fines_payee(state: GameState) -> int:
+    """Where taxes and fines go: the bank, or the Free Parking pot (house rule)."""
+    return POT if state.rules.free_parking == "taxes" else BANK
 
 
 def charge(state: GameState, debtor: int, creditor: int, amount: int, reason: str) -> None:
@@ -48,7 +58,7 @@ def settle_debts(state: GameState) -> None:
             debts.pop(0)
             continue
         creditor = debt["creditor"]
-        if creditor != BANK and players[creditor].bankrupt:
+        if creditor >= 0 and players[creditor].bankrupt:
             debts.pop(0)  # a creditor who left the game can no longer be paid
             continue
         if debtor.cash < debt["amount"]:
@@ -56,14 +66,6 @@ def settle_debts(state: GameState) -> None:
         debts.pop(0)
         transfer(state, debt["debtor"], creditor, debt["amount"], debt["reason"])
         state.emit("debt_paid", debtor=debt["debtor"], creditor=creditor, amount=debt["amount"])
-
-
-def building_units(state: GameState, square: int) -> int:
-    """How many house prices the buildings on ``square`` cost (a hotel includes its houses)."""
-    houses = state.houses[square]
-    if houses == HOTEL:
-        return state.rules.hotel_requires_houses + 1
-    return houses
 
 
 def liquidation_value(state: GameState, seat: int) -> int:
@@ -128,7 +130,7 @@ def declare_bankrupt(state: GameState, seat: int) -> None:
     state.trades = [t for t in state.trades if seat not in (t["from"], t["to"])]
     state.claims = [c for c in state.claims if seat not in (c["owner"], c["payer"])]
     state.lot_offer = None
-    if creditor == BANK:
+    if creditor < 0:  # the bank (or the Free Parking pot, which the bank keeps)
         transfer(state, seat, BANK, player.cash, "bankruptcy")
         for deck in player.jail_cards:
             return_jail_card(state, deck)
@@ -157,8 +159,27 @@ def declare_bankrupt(state: GameState, seat: int) -> None:
         state.may_roll = False
     active = state.active_players()
     if len(active) == 1:
-        state.winner = active[0]
-        state.end_reason = "last_player"
-        state.auction_queue = []
-        state.auction = None
-        state.emit("game_over", winner=active[0], reason="last_player")
+        end_game(state, "last_player", [[active[0], 0]])
+        return
+    limit = state.rules.end_after_bankruptcies
+    if limit is not None and len(state.players) - len(active) >= limit:
+        # 000, kürzeres Spiel: "Sobald der zweite Spieler bankrott ist, wird das Spiel
+        # beendet ... Alle noch im Spiel verbliebenen Spieler zählen ihr Vermögen".
+        end_by_wealth(state, "bankruptcies")
+
+
+def end_game(state: GameState, reason: str, standings: list[list[int]]) -> None:
+    """End the game: the first of ``standings`` (``[seat, wealth]`` rows) wins."""
+    state.winner = standings[0][0]
+    state.end_reason = reason
+    state.auction_queue = []
+    state.auction = None
+    state.pending_building = None
+    if reason != "last_player":
+        state.standings = standings
+    state.emit("game_over", winner=state.winner, reason=reason, standings=standings)
+
+
+def end_by_wealth(state: GameState, reason: str) -> None:
+    """End the game by counting wealth; the richest wins (ties: the earlier seat)."""
+    end_game(state, reason, [list(row) for row in standings(state)])

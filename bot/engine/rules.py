@@ -14,6 +14,26 @@ from importlib import resources
 from typing import Any
 
 INTEREST_ROUNDING = ("up", "down", "half_even")
+FREE_PARKING = ("off", "fixed", "taxes")
+
+
+# Bounds of the numeric settings a host may change (``None`` means "the board's value").
+BOUNDS: tuple[tuple[str, int, int], ...] = (
+    ("start_money", 0, 1_000_000),
+    ("salary", 0, 100_000),
+    ("jail_fine", 0, 100_000),
+    ("auction_min_bid", 0, 100_000),
+    ("auction_min_raise", 1, 100_000),
+    ("jail_max_attempts", 1, 10),
+    ("jail_bail_turns", 0, 10),
+    ("doubles_to_jail", 1, 10),
+    ("houses_total", 0, 200),
+    ("hotels_total", 0, 100),
+    ("interest_percent", 0, 100),
+    ("free_parking_amount", 0, 100_000),
+    ("deal_deeds", 0, 14),
+    ("end_after_bankruptcies", 1, 9),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +74,19 @@ class Rules:
     # Debts and bankruptcy.
     part_payment_in_lots: bool
     bank_auction_mortgaged_free: bool
+    # Variants printed in the rulebooks.
+    deal_deeds: int
+    deal_deeds_paid: bool
+    building_requires_all_sold: bool
+    hotel_sells_whole: bool
+    end_after_bankruptcies: int | None
+    end_at_deadline: bool
+    # House rules players expect (defaults follow the rulebook).
+    go_landing_bonus: bool
+    free_parking: str
+    free_parking_amount: int
+    auction_min_raise: int
+    rent_while_in_jail: bool
 
     def __post_init__(self) -> None:
         if self.interest_rounding not in INTEREST_ROUNDING:
@@ -64,6 +97,12 @@ class Rules:
             raise ValueError("jail_max_attempts and doubles_to_jail must be positive")
         if not 1 <= self.hotel_requires_houses <= 4:
             raise ValueError("hotel_requires_houses must be 1..4")
+        if self.free_parking not in FREE_PARKING:
+            raise ValueError(f"free_parking must be one of {FREE_PARKING}")
+        for name, low, high in BOUNDS:
+            value = getattr(self, name)
+            if value is not None and not low <= value <= high:
+                raise ValueError(f"{name} must be between {low} and {high}")
 
     def interest(self, mortgage_value: int) -> int:
         """The interest on ``mortgage_value``, rounded as the setting says."""
@@ -116,4 +155,6 @@ def _preset_data(name: str) -> dict[str, Any]:
     path = resources.files("bot.engine") / "data" / "presets" / f"{name}.json"
     raw = json.loads(path.read_text(encoding="utf-8"))
     raw.pop("_comment", None)
-    return raw
+    base = raw.pop("base", None)
+    # A preset names its base and lists only what differs from it.
+    return {**_preset_data(base), **raw} if base else raw

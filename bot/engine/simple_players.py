@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.engine import buildings, trades
+from bot.engine import auctions, buildings, trades
 from bot.engine.errors import IllegalAction
 from bot.engine.game import check_bankruptcy, check_pay_bail
 from bot.engine.rent import owns_whole_group
@@ -86,7 +86,7 @@ class SimplePlayer:
         else:
             value = auction["min"] * 3 // 2
         limit = min(value, cash - RESERVE // 2)
-        lowest = auction["min"] if auction["leader"] is None else auction["high"] + 1
+        lowest = auctions.next_minimum(state)
         if lowest > limit:
             return {"type": "auction_pass", "player": seat}
         if auction["leader"] is None:

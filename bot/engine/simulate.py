@@ -15,6 +15,7 @@ from bot.engine.state import GameState
 
 JAIL_SLOT = 40  # in ``landings``: the token ended the throw in jail
 DEFAULT_TURN_CAP = 1000
+DEFAULT_DEADLINE_TURN = 150  # when the agreed time "strikes" in presets with a deadline
 
 
 @dataclass
@@ -49,12 +50,20 @@ def play_game(
     players: list[SimplePlayer],
     result: SimulationResult,
     turn_cap: int = DEFAULT_TURN_CAP,
+    deadline_turn: int = DEFAULT_DEADLINE_TURN,
 ) -> GameState:
-    """Play ``state`` to its end (or ``turn_cap`` turns), adding to ``result``."""
+    """Play ``state`` to its end (or ``turn_cap`` turns), adding to ``result``.
+
+    In presets that end at an agreed time, the time is up at turn ``deadline_turn``.
+    """
     landings = result.landings
     throws = actions = 0
     thrower: int | None = None
+    deadline = deadline_turn if state.rules.end_at_deadline else None
     while state.phase != "over" and state.turn <= turn_cap:
+        if deadline is not None and state.turn >= deadline and not state.time_up:
+            apply_action(state, {"type": "time_up"})
+            continue
         responded = False
         if state.trades or state.lot_offer is not None:
             for seat in {t["to"] for t in state.trades} | (
@@ -100,6 +109,7 @@ def simulate(
     rules: Rules | None = None,
     jail_strategy: str = "leave",
     turn_cap: int = DEFAULT_TURN_CAP,
+    deadline_turn: int = DEFAULT_DEADLINE_TURN,
 ) -> SimulationResult:
     """Play ``games`` seeded games of ``players`` simple players and total them up."""
     rules = rules or Rules.from_preset("classic")
@@ -109,6 +119,6 @@ def simulate(
     started = time.perf_counter()
     for game in range(games):
         state = new_game(seats, seed=seed * 1_000_003 + game, rules=rules)
-        play_game(state, bots, result, turn_cap)
+        play_game(state, bots, result, turn_cap, deadline_turn)
     result.seconds = time.perf_counter() - started
     return result

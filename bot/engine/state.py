@@ -16,6 +16,7 @@ from bot.engine.rules import Rules
 
 STATE_FORMAT = "monopoly-state/1"
 BANK = -1
+POT = -2  # the Free Parking pot (house rule), a payee like the bank
 HOTEL = 5  # ``houses[i] == HOTEL`` means a hotel stands on square i
 
 
@@ -103,6 +104,9 @@ class GameState:
         "claims",
         "winner",
         "end_reason",
+        "standings",
+        "pot",
+        "time_up",
         "dice_queue",
         "events",
     )
@@ -147,6 +151,11 @@ class GameState:
         self.claims: list[dict[str, Any]] = []
         self.winner: int | None = None
         self.end_reason: str | None = None
+        # Final ``[seat, wealth]`` rows, richest first, when wealth decided the game.
+        self.standings: list[list[int]] | None = None
+        self.pot = 0
+        # The agreed end time has passed: the game ends when the turn in progress does.
+        self.time_up = False
         # Not part of the saved game: dice forced by a scenario, and the events
         # of the action being applied.
         self.dice_queue: list[int] = []
@@ -206,6 +215,9 @@ class GameState:
             "claims": self.claims,
             "winner": self.winner,
             "end_reason": self.end_reason,
+            "standings": self.standings,
+            "pot": self.pot,
+            "time_up": self.time_up,
         }
 
     def to_json(self) -> str:

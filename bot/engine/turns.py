@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.engine.money import charge, return_jail_card, transfer
+from bot.engine.money import charge, fines_payee, return_jail_card, transfer
 from bot.engine.rent import railroad_rent, street_rent, utility_multiplier
-from bot.engine.state import BANK, HOTEL, GameState
+from bot.engine.state import BANK, HOTEL, POT, GameState
 
 
 def throw(state: GameState) -> tuple[int, int]:
@@ -62,7 +62,7 @@ def _jail_attempt(state: GameState, seat: int, doubles: bool, total: int) -> Non
     # 000: "Hat der Spieler mit dem dritten Wurf noch keinen Pasch, muss er € 50
     # Geldbuße zahlen und zieht dann sofort mit der Summe der Augen ... weiter."
     release(state, seat, "fine")
-    charge(state, seat, BANK, jail_fine(state), "jail_fine")
+    charge(state, seat, fines_payee(state), jail_fine(state), "jail_fine")
     state.pending_move = total
 
 
@@ -88,7 +88,7 @@ def release(state: GameState, seat: int, how: str) -> None:
 
 def pay_bail(state: GameState, seat: int) -> None:
     """Pay the fine before throwing and leave jail."""
-    transfer(state, seat, BANK, jail_fine(state), "bail")
+    transfer(state, seat, fines_payee(state), jail_fine(state), "bail")
     release(state, seat, "bail")
 
 
@@ -118,6 +118,8 @@ def move_by(state: GameState, seat: int, steps: int, dice_total: int | None) -> 
     if target >= 40:
         target -= 40
         transfer(state, BANK, seat, salary(state), "salary")
+        if target == 0 and state.rules.go_landing_bonus:
+            transfer(state, BANK, seat, salary(state), "go_landing_bonus")
     player.position = target
     state.events.append({"type": "moved", "player": seat, "from": start, "to": target})
     land(state, seat, dice_total, None)
@@ -155,11 +157,18 @@ def land(state: GameState, seat: int, dice_total: int | None, card: dict | None)
         elif owner != seat:
             _owe_rent(state, seat, square, dice_total, card)
     elif kind == "tax":
-        charge(state, seat, BANK, info.amount, "tax")
+        charge(state, seat, fines_payee(state), info.amount, "tax")
     elif kind == "chance" or kind == "community":
         draw_card(state, seat, kind)
     elif kind == "go_to_jail":
         send_to_jail(state, seat, "square")
+    elif kind == "free_parking" and state.rules.free_parking != "off":
+        # House rule; 001/003: "Alle Steuern und Strafen ... dürfen nicht für das
+        # Landen auf dem FREI PARKEN-Feld gesammelt werden" - so it is off by default.
+        if state.rules.free_parking == "fixed":
+            transfer(state, BANK, seat, state.rules.free_parking_amount, "free_parking")
+        else:
+            transfer(state, POT, seat, state.pot, "free_parking")
 
 
 def _owe_rent(
@@ -168,6 +177,9 @@ def _owe_rent(
     owner = state.owner[square]
     if state.mortgaged[square]:
         state.emit("no_rent", player=seat, square=square, owner=owner, why="mortgaged")
+        return
+    if not state.rules.rent_while_in_jail and state.players[owner].in_jail:
+        state.emit("no_rent", player=seat, square=square, owner=owner, why="owner_in_jail")
         return
     kind = state.board.squares[square].kind
     if kind == "street":
@@ -229,7 +241,7 @@ def _follow(state: GameState, seat: int, effect: dict[str, Any]) -> None:
     elif kind == "collect":
         transfer(state, BANK, seat, effect["amount"], "card")
     elif kind == "pay":
-        charge(state, seat, BANK, effect["amount"], "card")
+        charge(state, seat, fines_payee(state), effect["amount"], "card")
     elif kind == "pay_each_player":
         for other in state.active_players():
             if other != seat:
@@ -247,7 +259,7 @@ def _follow(state: GameState, seat: int, effect: dict[str, Any]) -> None:
                 else:
                     houses += state.houses[i]
         amount = houses * effect["per_house"] + hotels * effect["per_hotel"]
-        charge(state, seat, BANK, amount, "repairs")
+        charge(state, seat, fines_payee(state), amount, "repairs")
     elif kind == "pay_or_draw":
         state.pending_choice = {
             "player": seat,
