@@ -1,0 +1,51 @@
+"""Translations: German first, English second, from JSON catalogs in ``bot/locales``.
+
+``t("de", "setting.salary")`` looks the key up in the language's catalog, falls
+back to English and then to the key itself, and fills ``{placeholders}``.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+LANGUAGES = ("de", "en")
+DEFAULT_LANGUAGE = "de"
+CURRENCY_SYMBOLS = {"EUR": "€", "USD": "$", "DEM": "M."}
+
+
+@cache
+def catalog(lang: str) -> dict[str, str]:
+    """The flat key -> text catalog of ``lang``."""
+    path = resources.files("bot") / "locales" / f"{lang}.json"
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def normalise_language(lang: str | None) -> str:
+    """``de`` or ``en`` from a Discord locale such as ``de`` or ``en-US``."""
+    if lang:
+        short = str(lang).split("-")[0].lower()
+        if short in LANGUAGES:
+            return short
+    return DEFAULT_LANGUAGE
+
+
+def t(lang: str, key: str, **params: Any) -> str:
+    """The text for ``key`` in ``lang`` with ``params`` filled in."""
+    lang = normalise_language(lang)
+    text = catalog(lang).get(key) or catalog("en").get(key) or key
+    try:
+        return text.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return text
+
+
+def money(lang: str, amount: int, currency: str = "EUR") -> str:
+    """An amount as players write it: ``1.500 €`` in German, ``€1,500`` in English."""
+    symbol = CURRENCY_SYMBOLS.get(currency, currency)
+    if normalise_language(lang) == "de":
+        digits = f"{amount:,}".replace(",", ".")
+        return f"{symbol} {digits}" if symbol == "M." else f"{digits} {symbol}"
+    return f"{symbol}{amount:,}" if symbol != "M." else f"M. {amount:,}"
