@@ -16,14 +16,19 @@ from bot.engine.money import receive_mortgaged, transfer
 from bot.engine.state import BANK, GameState
 
 
-def start_auction(state: GameState, item: dict[str, Any], minimum: int) -> None:
-    """Open an auction of ``item`` (``{"kind": "lot", "square": i}`` or a building)."""
+def start_auction(
+    state: GameState, item: dict[str, Any], minimum: int, bidders: list[int] | None = None
+) -> None:
+    """Open an auction of ``item`` (``{"kind": "lot", "square": i}`` or a building).
+
+    Everyone still in the game may bid unless ``bidders`` names who may.
+    """
     state.auction = {
         **item,
         "min": minimum,
         "high": 0,
         "leader": None,
-        "bidders": state.active_players(),
+        "bidders": state.active_players() if bidders is None else sorted(bidders),
         "passed": [],
     }
     state.emit("auction_started", **item, min=minimum)
@@ -118,4 +123,8 @@ def _close_if_decided(state: GameState) -> None:
         if state.mortgaged[square]:
             receive_mortgaged(state, leader, square)
     else:
-        state.pending_building = {"player": leader, "kind": auction["kind"]}
+        state.pending_building = {
+            "player": leader,
+            "kind": auction["kind"],
+            "price": auction["high"],
+        }

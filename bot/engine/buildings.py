@@ -131,10 +131,32 @@ def build(state: GameState, seat: int, square: int) -> None:
             for p in (seat, *rivals)
             for i in buildable_squares(state, p, kind)
         ]
-        start_auction(state, {"kind": kind, "requested_by": seat}, min(prices))
+        start_auction(state, {"kind": kind, "requested_by": seat}, min(prices), [seat, *rivals])
         return
     transfer(state, seat, BANK, state.board.squares[square].house_cost, "build")
     place(state, seat, square, kind)
+
+
+def settle_won_building(state: GameState) -> None:
+    """Refund a won building that its buyer can no longer place.
+
+    A bidder may mortgage or sell during the auction and so lose every legal
+    place for the building; the purchase is then void and the bid is repaid.
+    """
+    pending = state.pending_building
+    assert pending is not None
+    seat, kind = pending["player"], pending["kind"]
+    for square in range(40):
+        if (
+            state.owner[square] == seat
+            and state.board.squares[square].kind == "street"
+            and build_problem(state, seat, square, placing=True) is None
+            and next_building(state, square) == kind
+        ):
+            return
+    state.pending_building = None
+    transfer(state, BANK, seat, pending["price"], "building_refund")
+    state.emit("building_refunded", player=seat, building=kind)
 
 
 def place(state: GameState, seat: int, square: int, kind: str) -> None:

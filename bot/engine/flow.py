@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.engine.auctions import start_next_queued_auction
+from bot.engine.buildings import settle_won_building
 from bot.engine.money import end_by_wealth, settle_debts
 from bot.engine.state import GameState
 from bot.engine.turns import move_by
@@ -32,8 +33,10 @@ def settle(state: GameState) -> None:
             state.phase = "auction"
             return
         if state.pending_building is not None:
-            state.phase = "place_building"
-            return
+            settle_won_building(state)
+            if state.pending_building is not None:
+                state.phase = "place_building"
+                return
         if state.pending_buy is not None:
             state.phase = "buy"
             return

@@ -1,0 +1,220 @@
+"""The game store's interface and the records it hands out.
+
+Cogs talk only to :class:`GameStore`, so another database driver (PostgreSQL, say)
+can be added without touching them. A game lives in one channel or thread; its
+current state is kept as the engine's canonical JSON, and every accepted action is
+appended to the game's log together with its dice and events, so the log replays
+to the stored state (see :class:`~bot.engine.record.GameRecord`).
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from types import TracebackType
+from typing import Any, Self
+
+from bot.engine.record import GameRecord
+from bot.engine.state import GameState
+
+
+class GameStatus(StrEnum):
+    """Where a game is in its life.
+
+    ``lobby``: the channel is claimed, players are gathering, there is no state yet.
+    ``running``: actions are accepted. ``finished``: over or ended by someone, kept
+    for history. ``broken``: the stored state could not be read; set aside for an
+    admin, the channel is free again.
+    """
+
+    LOBBY = "lobby"
+    RUNNING = "running"
+    FINISHED = "finished"
+    BROKEN = "broken"
+
+
+#: Statuses of games that still occupy their channel.
+OPEN_STATUSES = (GameStatus.LOBBY, GameStatus.RUNNING)
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A game's row without its state: enough to list games or address them.
+
+    ``seq`` is the game's version: the number of actions applied since the engine's
+    start (``GameState.seq``). Times are timezone-aware UTC.
+    """
+
+    id: int
+    guild_id: int
+    channel_id: int
+    status: GameStatus
+    seq: int
+    created_by: int | None
+    created_at: datetime
+    updated_at: datetime
+    settings: dict[str, Any]
+    finished_reason: str | None
+    broken_error: str | None
+
+
+@dataclass(frozen=True)
+class GameRow(GameInfo):
+    """A game's row with its state (``None`` while the game is a lobby).
+
+    The state is the caller's own copy: changing it does not change the stored game.
+    """
+
+    state: GameState | None
+
+
+@dataclass(frozen=True)
+class ApplyResult:
+    """What an applied action did: the new state (the caller's own copy), its events,
+    and the game's new ``seq`` (buttons made for this state carry it)."""
+
+    state: GameState
+    events: list[dict[str, Any]]
+    seq: int
+
+
+#: Called when a game is set aside because its state cannot be read, so the bot can
+#: tell the server's admins (the store itself knows nothing about Discord).
+BrokenGameHook = Callable[[GameInfo], Awaitable[None] | None]
+
+
+class GameStore(abc.ABC):
+    """Where games live; every method is safe to call concurrently.
+
+    Errors are the typed ones of :mod:`bot.store.errors`; an action the rules refuse
+    raises the engine's :class:`~bot.engine.errors.IllegalAction` unchanged.
+    """
+
+    @abc.abstractmethod
+    async def open(self) -> None:
+        """Connect, bring the schema up to date and get ready for work."""
+
+    @abc.abstractmethod
+    async def close(self) -> None:
+        """Finish the writes under way and disconnect."""
+
+    async def __aenter__(self) -> Self:
+        await self.open()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    @abc.abstractmethod
+    async def create_game(
+        self,
+        guild_id: int,
+        channel_id: int,
+        state: GameState | None,
+        *,
+        created_by: int | None = None,
+        settings: Mapping[str, Any] | None = None,
+    ) -> GameRow:
+        """Create a game in ``channel_id``: running with ``state``, or a lobby if None.
+
+        Raises :class:`~bot.store.errors.ChannelBusy` if the channel already has an
+        unfinished game.
+        """
+
+    @abc.abstractmethod
+    async def start_game(self, game_id: int, state: GameState) -> GameRow:
+        """Turn a lobby into a running game starting at ``state``."""
+
+    @abc.abstractmethod
+    async def load(self, game_id: int) -> GameRow:
+        """The game with its current state (finished games too).
+
+        Raises :class:`~bot.store.errors.GameNotFound`, or
+        :class:`~bot.store.errors.GameBroken` for a game set aside (now or before).
+        """
+
+    @abc.abstractmethod
+    async def game_in_channel(self, channel_id: int) -> GameRow | None:
+        """The lobby or running game in the channel, if there is one."""
+
+    @abc.abstractmethod
+    async def apply(
+        self, game_id: int, action: dict[str, Any], *, expected_seq: int | None = None
+    ) -> ApplyResult:
+        """Apply one action atomically and durably, then report what it did.
+
+        When this returns, the new state and the action are stored. With
+        ``expected_seq`` (the ``seq`` of the state the button was made for), an
+        action for an older state raises :class:`~bot.store.errors.StaleAction`.
+        Raises the engine's ``IllegalAction`` if the rules refuse the action, and
+        :class:`~bot.store.errors.GameNotRunning` for lobbies and ended games.
+        """
+
+    @abc.abstractmethod
+    async def list_games(self, guild_id: int, *, include_finished: bool = False) -> list[GameInfo]:
+        """The guild's games, oldest first; finished ones only if asked for."""
+
+    @abc.abstractmethod
+    async def finish(self, game_id: int, reason: str) -> GameInfo:
+        """End a game (any status but finished); it stays readable for history."""
+
+    @abc.abstractmethod
+    async def set_settings(self, game_id: int, settings: Mapping[str, Any]) -> GameInfo:
+        """Replace the game's settings (lobby options, deadlines, ...): a JSON object."""
+
+    @abc.abstractmethod
+    async def record(self, game_id: int) -> GameRecord:
+        """The game's record: its start and every action with its dice."""
+
+    async def export(self, game_id: int) -> dict[str, Any]:
+        """The game as a JSON-ready record (``monopoly-record/1``), e.g. for a bug report."""
+        return (await self.record(game_id)).to_dict()
+
+    @abc.abstractmethod
+    async def import_game(
+        self,
+        guild_id: int,
+        channel_id: int,
+        record: Mapping[str, Any],
+        *,
+        created_by: int | None = None,
+        settings: Mapping[str, Any] | None = None,
+    ) -> GameRow:
+        """Create a game from an exported record, after checking that it replays.
+
+        Raises :class:`~bot.store.errors.InvalidRecord` or
+        :class:`~bot.store.errors.ChannelBusy`.
+        """
+
+    @abc.abstractmethod
+    async def unfinished_games(self) -> list[GameRow]:
+        """Every lobby and running game, with its state, for picking up after a start.
+
+        A game whose state cannot be read is set aside (logged, reported to the
+        broken-game hook) and left out; the others are returned.
+        """
+
+    @abc.abstractmethod
+    async def broken_games(self) -> list[GameInfo]:
+        """Games set aside because their state could not be read, with the error."""
+
+    @abc.abstractmethod
+    async def set_aside(self, game_id: int, error: str) -> GameInfo:
+        """Mark a game as broken with ``error``; it frees its channel."""
+
+    @abc.abstractmethod
+    async def rebuild_from_log(self, game_id: int) -> GameRow:
+        """Recompute a game's state by replaying its log, e.g. to repair a broken game.
+
+        The game runs again (or is finished, if the replay ends the game). Raises
+        :class:`~bot.store.errors.InvalidRecord` if the log does not replay and
+        :class:`~bot.store.errors.ChannelBusy` if its channel has a new game.
+        """
