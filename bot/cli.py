@@ -23,6 +23,16 @@ def _cmd_run(args: argparse.Namespace) -> int:
     return run_bot(settings)
 
 
+def _check_players(args: argparse.Namespace) -> str | None:
+    rules = _rules(args)
+    if not rules.min_players <= args.players <= rules.max_players:
+        return (
+            f"monopoly-bot: the {rules.preset} rules are for {rules.min_players} to "
+            f"{rules.max_players} players, not {args.players}"
+        )
+    return None
+
+
 def _rules(args: argparse.Namespace) -> Rules:
     return (
         Rules.from_preset(args.preset, board=args.board)
@@ -33,6 +43,11 @@ def _rules(args: argparse.Namespace) -> Rules:
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from bot.engine.simulate import simulate
+
+    problem = _check_players(args)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
 
     result = simulate(
         args.games,
@@ -87,6 +102,11 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 def _cmd_bench(args: argparse.Namespace) -> int:
     from bot.engine.simulate import simulate
+
+    problem = _check_players(args)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
 
     result = simulate(args.games, args.players, args.seed, rules=_rules(args))
     seconds = result.seconds
