@@ -19,7 +19,7 @@ def settle(state: GameState) -> None:
     while True:
         if state.debts:
             settle_debts(state)
-        if state.winner is not None:
+        if state.end_reason is not None:
             state.phase = "over"
             return
         if state.debts:

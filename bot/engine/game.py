@@ -18,6 +18,7 @@ from bot.engine.money import (
     charge,
     declare_bankrupt,
     end_by_wealth,
+    end_game,
     fines_payee,
     liquidation_value,
     transfer,
@@ -103,12 +104,20 @@ def apply_action(state: GameState, action: dict[str, Any]) -> list[dict[str, Any
     """
     if type(action) is not dict:
         raise IllegalAction("bad_action")
-    handler = HANDLERS.get(action.get("type"))  # type: ignore[arg-type]
-    if handler is None and action.get("type") == "time_up":
-        _time_up(state)
-        return state.events
+    kind = action.get("type")
+    handler = HANDLERS.get(kind)  # type: ignore[arg-type]
     if handler is None:
-        raise IllegalAction("unknown_action", action=action.get("type"))
+        system = SYSTEM_HANDLERS.get(kind)  # type: ignore[arg-type]
+        if system is None:
+            raise IllegalAction("unknown_action", action=kind)
+        if state.phase == "over":
+            raise IllegalAction("game_over")
+        system(state, action)
+        state.events = []
+        system(state, action, True)
+        state.seq += 1
+        settle(state)
+        return state.events
     seat = action.get("player")
     players = state.players
     if type(seat) is not int or not 0 <= seat < len(players):
@@ -151,7 +160,7 @@ def _not_in_debt(state: GameState, seat: int) -> None:
         raise IllegalAction("in_debt")
 
 
-def _time_up(state: GameState) -> None:
+def _time_up(state: GameState, action: dict[str, Any], apply: bool = False) -> None:
     """The agreed end time has passed (an input: the engine never reads a clock).
 
     002: "Beim ersten Schlag der vereinbarten Stunde endet das Spiel. Wenn ein Spieler
@@ -162,15 +171,56 @@ def _time_up(state: GameState) -> None:
     """
     if not state.rules.end_at_deadline:
         raise IllegalAction("no_time_limit")
-    if state.phase == "over":
-        raise IllegalAction("game_over")
-    state.events = []
+    if state.time_up:
+        raise IllegalAction("already_done")
+    if not apply:
+        return
     state.time_up = True
-    state.seq += 1
     state.emit("time_up")
     if state.phase == "roll" and state.doubles == 0:
         end_by_wealth(state, "time_limit")
-    settle(state)
+
+
+def _check_leave(state: GameState, seat: int) -> None:
+    """A player may leave at any time but in the middle of an auction they take part in."""
+    if state.phase == "auction":
+        raise IllegalAction("wait_for_auction")
+    pending = state.pending_building
+    if pending is not None and pending["player"] == seat:
+        raise IllegalAction("place_building_first")
+
+
+def _remove_player(state: GameState, action: dict[str, Any], apply: bool = False) -> None:
+    """A host removes a player: their assets go to the bank as in a bankruptcy to the bank."""
+    target = action.get("target")
+    if type(target) is not int or not 0 <= target < len(state.players):
+        raise IllegalAction("unknown_player", player=target)
+    if state.players[target].bankrupt:
+        raise IllegalAction("player_not_in_game", player=target)
+    _check_leave(state, target)
+    if apply:
+        state.emit("removed", player=target)
+        declare_bankrupt(state, target, BANK)
+
+
+def _end_game(state: GameState, action: dict[str, Any], apply: bool = False) -> None:
+    """A host ends the game: the richest wins (``mode="wealth"``) or nobody (``"abandon"``)."""
+    mode = action.get("mode")
+    if mode not in ("wealth", "abandon"):
+        raise IllegalAction("bad_option", option=mode)
+    if not apply:
+        return
+    if mode == "wealth":
+        end_by_wealth(state, "ended_by_host")
+    else:
+        end_game(state, "abandoned", [])
+
+
+def _resign(state: GameState, seat: int, action: dict[str, Any]) -> None:
+    """A player gives up: bankrupt to the creditor they owe, otherwise to the bank."""
+    _check_leave(state, seat)
+    state.emit("resigned", player=seat)
+    declare_bankrupt(state, seat)
 
 
 # -- the turn --------------------------------------------------------------------------
@@ -426,4 +476,13 @@ HANDLERS: dict[str, Handler] = {
     "decline_lots": _decline_lots,
     "declare_bankruptcy": _declare_bankruptcy,
     "claim_rent": _claim_rent,
+    "resign": _resign,
+}
+
+# Actions of the game itself or its host rather than of a player: no "player" key.
+# Each is called once to check (apply=False) and once to carry out (apply=True).
+SYSTEM_HANDLERS: dict[str, Callable[..., None]] = {
+    "time_up": _time_up,
+    "remove_player": _remove_player,
+    "end_game": _end_game,
 }

@@ -9,7 +9,7 @@ by selling buildings, mortgaging, trading or offering lots, or by going bankrupt
 from __future__ import annotations
 
 from bot.engine.state import BANK, HOTEL, POT, GameState
-from bot.engine.wealth import building_units, standings
+from bot.engine.wealth import building_units, standings, wealth
 
 
 def transfer(state: GameState, payer: int, payee: int, amount: int, reason: str) -> None:
@@ -103,16 +103,20 @@ def return_jail_card(state: GameState, deck: str) -> None:
             return
 
 
-def declare_bankrupt(state: GameState, seat: int) -> None:
+def declare_bankrupt(state: GameState, seat: int, creditor: int | None = None) -> None:
     """``seat`` cannot pay the debt at the head of the queue and leaves the game.
+
+    ``creditor`` defaults to the creditor of that debt; a player who gives up or
+    is removed without owing anything leaves to the bank.
 
     To a player: buildings are sold to the bank at half their cost and that cash,
     the debtor's cash, lots (mortgaged ones with the 10 % duty) and jail-free cards
     go to the creditor. To the bank: buildings return to the bank, jail-free cards
     go under their decks, and the bank auctions every lot.
     """
-    debt = state.debts[0]
-    creditor = debt["creditor"]
+    debt = state.debts[0] if state.debts and state.debts[0]["debtor"] == seat else None
+    if creditor is None:
+        creditor = debt["creditor"] if debt is not None else BANK
     player = state.players[seat]
     squares = state.board.squares
     owned = [i for i, o in enumerate(state.owner) if o == seat]
@@ -125,7 +129,8 @@ def declare_bankrupt(state: GameState, seat: int) -> None:
             state.bank_houses += state.houses[i]
         state.houses[i] = 0
         building_money += units * squares[i].house_cost // 2
-    state.emit("bankrupt", player=seat, creditor=creditor, debt=debt["amount"], lots=owned)
+    owed = debt["amount"] if debt is not None else 0
+    state.emit("bankrupt", player=seat, creditor=creditor, debt=owed, lots=owned)
     state.debts = [d for d in state.debts if d["debtor"] != seat and d["creditor"] != seat]
     state.trades = [t for t in state.trades if seat not in (t["from"], t["to"])]
     state.claims = [c for c in state.claims if seat not in (c["owner"], c["payer"])]
@@ -159,7 +164,7 @@ def declare_bankrupt(state: GameState, seat: int) -> None:
         state.may_roll = False
     active = state.active_players()
     if len(active) == 1:
-        end_game(state, "last_player", [[active[0], 0]])
+        end_game(state, "last_player", [[active[0], wealth(state, active[0])]])
         return
     limit = state.rules.end_after_bankruptcies
     if limit is not None and len(state.players) - len(active) >= limit:
@@ -169,8 +174,8 @@ def declare_bankrupt(state: GameState, seat: int) -> None:
 
 
 def end_game(state: GameState, reason: str, standings: list[list[int]]) -> None:
-    """End the game: the first of ``standings`` (``[seat, wealth]`` rows) wins."""
-    state.winner = standings[0][0]
+    """End the game: the first of ``standings`` (``[seat, wealth]`` rows) wins; none if empty."""
+    state.winner = standings[0][0] if standings else None
     state.end_reason = reason
     state.auction_queue = []
     state.auction = None

@@ -15,6 +15,8 @@ from bot.engine.state import GameState
 
 JAIL_SLOT = 40  # in ``landings``: the token ended the throw in jail
 DEFAULT_TURN_CAP = 1000
+# Phases in which the game waits on the current player (see legal.waiting_for).
+SEAT_OF_CURRENT = frozenset({"roll", "buy", "choice", "end"})
 DEFAULT_DEADLINE_TURN = 150  # when the agreed time "strikes" in presets with a deadline
 
 
@@ -77,7 +79,8 @@ def play_game(
                     break
         if responded:
             continue
-        seat = waiting_for(state)[0]
+        phase = state.phase
+        seat = state.current if phase in SEAT_OF_CURRENT else waiting_for(state)[0]
         action = players[seat].decide(state, seat)
         apply_action(state, action)
         actions += 1
