@@ -10,6 +10,9 @@ from pathlib import Path
 from bot.engine.board import available_boards
 from bot.engine.rules import Rules, available_presets
 
+ENGINE_BENCH_GAMES = 200
+STORE_BENCH_GAMES = 1000
+
 
 def _cmd_run(args: argparse.Namespace) -> int:
     from bot.app import run_bot
@@ -68,7 +71,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
-    from bot.engine.record import RECORD_FORMAT, GameRecord
+    from bot.engine.errors import IllegalAction
+    from bot.engine.record import RECORD_FORMAT, GameRecord, ReplayMismatch
     from bot.engine.scenario import SCENARIO_FORMAT, ScenarioError, run
 
     try:
@@ -89,7 +93,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
                 file=sys.stderr,
             )
             return 2
-    except (ScenarioError, ValueError, KeyError) as error:
+    except (ScenarioError, ReplayMismatch, IllegalAction, ValueError, KeyError) as error:
         print(f"monopoly-bot replay: {error}", file=sys.stderr)
         return 1
     print(
@@ -101,6 +105,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
+    if args.store:
+        return _cmd_bench_store(args)
+    if args.render:
+        return _cmd_bench_render(args)
     from bot.engine.simulate import simulate
 
     problem = _check_players(args)
@@ -108,7 +116,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         print(problem, file=sys.stderr)
         return 2
 
-    result = simulate(args.games, args.players, args.seed, rules=_rules(args))
+    games = ENGINE_BENCH_GAMES if args.games is None else args.games
+    result = simulate(games, args.players, args.seed, rules=_rules(args))
     seconds = result.seconds
     endings = ", ".join(f"{k} {v}" for k, v in sorted(result.endings.items()))
     print(
@@ -116,6 +125,60 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         f"{result.games / seconds:.1f} games/s, {result.turns / seconds:.0f} turns/s; "
         f"mean turns/game {result.turns / result.games:.1f}; {endings}"
     )
+    return 0
+
+
+def _cmd_bench_store(args: argparse.Namespace) -> int:
+    import asyncio
+    import tempfile
+
+    from bot.config import DEFAULT_DB_PATH
+    from bot.store.bench import bench_store
+
+    problem = _check_players(args)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
+    games = STORE_BENCH_GAMES if args.games is None else args.games
+
+    def run(path: Path) -> dict:
+        return asyncio.run(
+            bench_store(
+                path,
+                games=games,
+                actions=args.actions,
+                seed=args.seed,
+                players=args.players,
+                synchronous=args.synchronous,
+                rules=_rules(args),
+            )
+        )
+
+    if args.db:
+        figures = run(Path(args.db))
+    else:
+        # A scratch file next to where the bot keeps its games, so the figures are
+        # for the same disk (a tmpfs /tmp would hide the cost of writing).
+        DEFAULT_DB_PATH.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=DEFAULT_DB_PATH.parent, prefix="bench-") as scratch:
+            figures = run(Path(scratch) / "bench.db")
+    print(
+        f"store: {figures['actions']} actions on a file database with {figures['games']} games: "
+        f"median {figures['median_ms']:.2f} ms, p99 {figures['p99_ms']:.2f} ms "
+        f"(mean {figures['mean_ms']:.2f} ms, max {figures['max_ms']:.2f} ms; "
+        f"WAL, synchronous={figures['synchronous']})"
+    )
+    return 0
+
+
+def _cmd_bench_render(args: argparse.Namespace) -> int:
+    from render.bench import bench_render
+
+    problem = _check_players(args)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
+    print(bench_render(players=args.players, seed=args.seed, rules=_rules(args)).line())
     return 0
 
 
@@ -148,8 +211,24 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file")
     replay.add_argument("--pretty", action="store_true", help="indent the JSON")
 
-    bench = sub.add_parser("bench", help="measure the engine's speed")
-    game_options(bench, 200)
+    bench = sub.add_parser("bench", help="measure the engine's speed (the store's with --store)")
+    game_options(bench, ENGINE_BENCH_GAMES)
+    # --games defaults by mode: games played for the engine, games stored for --store.
+    bench.set_defaults(games=None)
+    bench.add_argument(
+        "--store",
+        action="store_true",
+        help=f"time single actions on a file database of --games games "
+        f"(default {STORE_BENCH_GAMES})",
+    )
+    bench.add_argument("--actions", type=int, default=2000, help="timed actions (--store)")
+    bench.add_argument("--db", default=None, help="database file (--store; default: scratch)")
+    bench.add_argument("--synchronous", choices=("NORMAL", "FULL"), default="NORMAL")
+    bench.add_argument(
+        "--render",
+        action="store_true",
+        help="time the board image of a mid-game state: cold and warm cache, bare PNG encode",
+    )
     return parser
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine.errors import IllegalAction
-from bot.engine.money import receive_mortgaged, transfer
+from bot.engine.money import charge, receive_mortgaged
 from bot.engine.state import BANK, GameState
 
 
@@ -115,7 +115,8 @@ def _close_if_decided(state: GameState) -> None:
     if leader is None:
         state.emit("auction_unsold", **item)
         return
-    transfer(state, leader, BANK, auction["high"], "auction")
+    # With bids covered by cash this is always paid at once; without, it may be a debt.
+    charge(state, leader, BANK, auction["high"], "auction")
     state.emit("auction_won", **item, player=leader, amount=auction["high"])
     if auction["kind"] == "lot":
         square = auction["square"]

@@ -260,10 +260,8 @@ def mortgage(state: GameState, seat: int, square: int) -> None:
 
 
 def unmortgage_cost(state: GameState, square: int) -> int:
-    """What lifting the mortgage costs now: value plus interest (once paid on transfer)."""
+    """What lifting the mortgage costs: the mortgage value plus the interest."""
     value = state.board.squares[square].mortgage
-    if square in state.interest_paid:
-        return value
     return value + state.rules.interest(value)
 
 
@@ -279,10 +277,8 @@ def check_unmortgage(state: GameState, seat: int, square: int) -> int:
 
 
 def unmortgage(state: GameState, seat: int, square: int) -> None:
-    """Lift a mortgage: value + 10 % (only the value right after a paid transfer)."""
+    """Lift a mortgage: value + 10 %."""
     cost = check_unmortgage(state, seat, square)
     state.mortgaged[square] = False
-    if square in state.interest_paid:
-        state.interest_paid.remove(square)
     state.emit("unmortgaged", player=seat, square=square)
     transfer(state, seat, BANK, cost, "unmortgage")

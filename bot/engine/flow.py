@@ -25,6 +25,9 @@ def settle(state: GameState) -> None:
         if state.debts:
             state.phase = "debt"
             return
+        if state.mortgage_choices:
+            state.phase = "mortgage_choice"
+            return
         if state.auction is not None:
             state.phase = "auction"
             return
@@ -73,5 +76,4 @@ def next_turn(state: GameState) -> None:
     state.turn += 1
     state.doubles = 0
     state.may_roll = True
-    state.interest_paid = []
     state.events.append({"type": "turn", "player": seat, "turn": state.turn})

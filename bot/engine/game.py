@@ -16,6 +16,7 @@ from bot.engine.errors import IllegalAction
 from bot.engine.flow import next_turn, settle
 from bot.engine.money import (
     charge,
+    decide_mortgages,
     declare_bankrupt,
     end_by_wealth,
     end_game,
@@ -443,6 +444,28 @@ def _declare_bankruptcy(state: GameState, seat: int, action: dict[str, Any]) -> 
     declare_bankrupt(state, seat)
 
 
+def check_decide_mortgages(state: GameState, seat: int, lift: object) -> list[int]:
+    """Raise unless ``seat`` may lift exactly ``lift`` of the mortgaged lots just received."""
+    if not state.mortgage_choices or state.mortgage_choices[0]["player"] != seat:
+        raise IllegalAction("no_mortgage_choice")
+    offered = state.mortgage_choices[0]["squares"]
+    if (
+        not isinstance(lift, list)
+        or any(s not in offered for s in lift)
+        or len(set(lift)) != len(lift)
+    ):
+        raise IllegalAction("bad_square", square=lift)
+    cost = sum(buildings.unmortgage_cost(state, s) for s in lift)
+    if cost > state.players[seat].cash:
+        raise IllegalAction("insufficient_funds", needed=cost)
+    return lift
+
+
+def _decide_mortgages(state: GameState, seat: int, action: dict[str, Any]) -> None:
+    lift = check_decide_mortgages(state, seat, action.get("lift", []))
+    decide_mortgages(state, seat, lift)
+
+
 def _claim_rent(state: GameState, seat: int, action: dict[str, Any]) -> None:
     """000: "Der Spieler, dem das Grundstück gehört, muss die Miete verlangen"."""
     for claim in state.claims:
@@ -477,6 +500,7 @@ HANDLERS: dict[str, Handler] = {
     "declare_bankruptcy": _declare_bankruptcy,
     "claim_rent": _claim_rent,
     "resign": _resign,
+    "decide_mortgages": _decide_mortgages,
 }
 
 # Actions of the game itself or its host rather than of a player: no "player" key.

@@ -17,6 +17,7 @@ from bot.engine.game import (
     MANAGE_PHASES,
     RAISE_CASH_PHASES,
     check_bankruptcy,
+    check_decide_mortgages,
     check_pay_bail,
 )
 from bot.engine.state import GameState
@@ -135,6 +136,13 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
             add("accept_lots")
         if seat in (offer["creditor"], offer["debtor"]):
             add("decline_lots")
+    choices = state.mortgage_choices
+    if phase == "mortgage_choice" and choices[0]["player"] == seat:
+        offered = choices[0]["squares"]
+        options = [[], *([s] for s in offered)] + ([offered] if len(offered) > 1 else [])
+        for lift in options:
+            if _passes(check_decide_mortgages, state, seat, list(lift)):
+                add("decide_mortgages", lift=list(lift))
     if _passes(check_bankruptcy, state, seat):
         add("declare_bankruptcy")
     for claim in state.claims:
@@ -161,4 +169,6 @@ def waiting_for(state: GameState) -> list[int]:
     if phase == "place_building":
         assert state.pending_building is not None
         return [state.pending_building["player"]]
+    if phase == "mortgage_choice":
+        return [state.mortgage_choices[0]["player"]]
     return [state.current]

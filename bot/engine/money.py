@@ -82,16 +82,34 @@ def liquidation_value(state: GameState, seat: int) -> int:
 
 
 def receive_mortgaged(state: GameState, seat: int, square: int) -> None:
-    """A mortgaged lot changed hands: the new owner pays the interest at once.
+    """A mortgaged lot changed hands: its new owner must choose to lift it or pay 10 %.
 
-    000: "Kündigt er bei Erhalt der Besitzrechtkarten die Hypothek nicht, muss er
-    trotzdem die fälligen 10 % Zinsen bezahlen." Lifting it before the turn ends
-    then costs only the mortgage value (the interest is paid).
+    000: "Wenn ein Besitztum übertragen wird, das hypothekarisch belastet ist, kann
+    der neue Inhaber die Hypothek sofort zurückzahlen ... Kündigt er bei Erhalt der
+    Besitzrechtkarten die Hypothek nicht, muss er trotzdem die fälligen 10 % Zinsen
+    bezahlen." The choice is made with the ``decide_mortgages`` action.
     """
-    interest = state.rules.interest(state.board.squares[square].mortgage)
-    charge(state, seat, BANK, interest, "transfer_interest")
-    if square not in state.interest_paid:
-        state.interest_paid.append(square)
+    choices = state.mortgage_choices
+    if choices and choices[-1]["player"] == seat:
+        choices[-1]["squares"].append(square)
+    else:
+        choices.append({"player": seat, "squares": [square]})
+
+
+def decide_mortgages(state: GameState, seat: int, lift: list[int]) -> None:
+    """Carry out a receiver's choice: lift the lots in ``lift``, pay 10 % on the others."""
+    choice = state.mortgage_choices.pop(0)
+    squares = state.board.squares
+    rules = state.rules
+    for square in choice["squares"]:
+        value = squares[square].mortgage
+        if square in lift:
+            state.mortgaged[square] = False
+            state.emit("unmortgaged", player=seat, square=square)
+            transfer(state, seat, BANK, value + rules.interest(value), "unmortgage")
+        else:
+            state.emit("kept_mortgage", player=seat, square=square)
+            charge(state, seat, BANK, rules.interest(value), "transfer_interest")
 
 
 def return_jail_card(state: GameState, deck: str) -> None:
@@ -135,6 +153,7 @@ def declare_bankrupt(state: GameState, seat: int, creditor: int | None = None) -
     state.trades = [t for t in state.trades if seat not in (t["from"], t["to"])]
     state.claims = [c for c in state.claims if seat not in (c["owner"], c["payer"])]
     state.lot_offer = None
+    state.mortgage_choices = [c for c in state.mortgage_choices if c["player"] != seat]
     if creditor < 0:  # the bank (or the Free Parking pot, which the bank keeps)
         transfer(state, seat, BANK, player.cash, "bankruptcy")
         for deck in player.jail_cards:

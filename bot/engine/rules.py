@@ -122,14 +122,17 @@ class Rules:
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Rules:
-        """Settings from a dict; unknown keys are an error, missing ones too."""
+        """Settings from a dict; unknown keys are an error, missing ones come from the preset."""
         names = {f.name for f in fields(cls)}
         unknown = set(raw) - names
         if unknown:
             raise ValueError(f"unknown rule settings: {', '.join(sorted(unknown))}")
         missing = names - set(raw)
         if missing:
-            raise ValueError(f"missing rule settings: {', '.join(sorted(missing))}")
+            # A game saved before a setting existed plays it as its preset says.
+            preset = raw.get("preset", "classic")
+            defaults = _preset_data(preset if preset in available_presets() else "classic")
+            raw = {**{name: defaults[name] for name in missing}, **raw}
         return cls(**raw)
 
     @classmethod

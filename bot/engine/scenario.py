@@ -76,7 +76,7 @@ def setup(raw: dict[str, Any]) -> GameState:
     for deck, order in raw.get("decks", {}).items():
         state.decks[deck] = list(order)
     for deck, count in held.items():
-        if count and "decks" not in raw:
+        if count and deck not in raw.get("decks", {}):
             jail_ids = [
                 c.id for c in board.decks[deck] if c.effect["type"] == "get_out_of_jail_free"
             ]

@@ -40,6 +40,8 @@ class SimplePlayer:
             return self._bid(state, seat)
         if phase == "place_building":
             return self._place(state, seat)
+        if phase == "mortgage_choice":
+            return self._lift_received(state, seat)
         player = state.players[seat]
         if phase == "roll":
             if player.in_jail and self.jail == "leave":
@@ -94,6 +96,17 @@ class SimplePlayer:
         else:
             amount = auction["high"] + max(10, value // 10)
         return {"type": "bid", "player": seat, "amount": max(lowest, min(amount, limit))}
+
+    def _lift_received(self, state: GameState, seat: int) -> Action:
+        """Lift received mortgages while cash stays comfortably above the reserve."""
+        cash = state.players[seat].cash - 2 * RESERVE
+        lift = []
+        for square in state.mortgage_choices[0]["squares"]:
+            cost = buildings.unmortgage_cost(state, square)
+            if cost <= cash:
+                lift.append(square)
+                cash -= cost
+        return {"type": "decide_mortgages", "player": seat, "lift": lift}
 
     def _place(self, state: GameState, seat: int) -> Action:
         pending = state.pending_building

@@ -55,8 +55,10 @@ class Player:
         self.bankrupt = bankrupt
 
     def to_dict(self) -> dict[str, Any]:
-        """Canonical dict of this player."""
-        return {name: getattr(self, name) for name in self.__slots__}
+        """Canonical dict of this player (its own copy of the jail-free cards)."""
+        raw = {name: getattr(self, name) for name in self.__slots__}
+        raw["jail_cards"] = list(self.jail_cards)
+        return raw
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Player:
@@ -79,7 +81,7 @@ class GameState:
         "owner",
         "houses",
         "mortgaged",
-        "interest_paid",
+        "mortgage_choices",
         "bank_houses",
         "bank_hotels",
         "decks",
@@ -118,9 +120,9 @@ class GameState:
         self.owner = [BANK] * 40
         self.houses = [0] * 40
         self.mortgaged = [False] * 40
-        # Lots received mortgaged this turn whose 10 % transfer interest is paid:
-        # lifting them before the turn ends costs only the mortgage value.
-        self.interest_paid: list[int] = []
+        # Mortgaged lots just received, per receiver, who must choose for each: lift it
+        # now (value + 10 %) or keep it mortgaged and pay the 10 % now.
+        self.mortgage_choices: list[dict[str, Any]] = []
         self.bank_houses = (
             rules.houses_total if rules.houses_total is not None else board.houses_total
         )
@@ -181,7 +183,11 @@ class GameState:
     # -- canonical JSON -----------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """The canonical dict of the game; round-trips exactly via :meth:`from_dict`."""
+        """The canonical dict of the game (a deep copy); round-trips via :meth:`from_dict`."""
+        return json.loads(self.to_json())
+
+    def _fields(self) -> dict[str, Any]:
+        # Shares lists and dicts with the live state: only for immediate serialisation.
         return {
             "format": STATE_FORMAT,
             "rules": self.rules.to_dict(),
@@ -190,7 +196,7 @@ class GameState:
             "owner": list(self.owner),
             "houses": list(self.houses),
             "mortgaged": list(self.mortgaged),
-            "interest_paid": list(self.interest_paid),
+            "mortgage_choices": self.mortgage_choices,
             "bank_houses": self.bank_houses,
             "bank_hotels": self.bank_hotels,
             "decks": {k: list(v) for k, v in self.decks.items()},
@@ -222,7 +228,7 @@ class GameState:
 
     def to_json(self) -> str:
         """Canonical JSON text: sorted keys, no spaces, UTF-8 names kept readable."""
-        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return json.dumps(self._fields(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> GameState:

@@ -108,7 +108,7 @@ def find_trade(state: GameState, trade_id: Any) -> dict[str, Any]:
 
 
 def execute_trade(state: GameState, trade: dict[str, Any]) -> None:
-    """Swap what both sides give; receivers pay the interest on mortgaged lots."""
+    """Swap what both sides give; receivers of mortgaged lots then lift them or pay 10 %."""
     giver, taker = trade["from"], trade["to"]
     give, get = trade["give"], trade["get"]
     transfer(state, giver, taker, give["cash"], "trade")

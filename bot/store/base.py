@@ -102,6 +102,7 @@ class GameStore(abc.ABC):
         """Finish the writes under way and disconnect."""
 
     async def __aenter__(self) -> Self:
+        """Open the store for an ``async with`` block."""
         await self.open()
         return self
 
@@ -111,6 +112,7 @@ class GameStore(abc.ABC):
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
+        """Close the store at the end of an ``async with`` block."""
         await self.close()
 
     @abc.abstractmethod

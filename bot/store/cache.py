@@ -1,12 +1,10 @@
-"""Per-game locks and a small cache of live game states, for any store driver."""
+"""Per-game locks and a small cache of committed game states, for any store driver."""
 
 from __future__ import annotations
 
 import asyncio
 import weakref
 from collections import OrderedDict
-
-from bot.engine.state import GameState
 
 
 class GameLocks:
@@ -30,34 +28,36 @@ class GameLocks:
 
 
 class StateCache:
-    """The live :class:`GameState` of recently used games, least recently used out.
+    """The committed state JSON of recently used games, least recently used out.
 
-    An entry always equals the committed state of its game whenever the game's lock
-    is free: the store puts a state back only after its write committed and drops
-    it on any failure.
+    The cache holds the canonical JSON text rather than live ``GameState`` objects:
+    text cannot be changed by accident, each action is applied to a freshly parsed
+    state that then belongs to the caller, and a failed action leaves nothing to
+    clean up. Parsing costs about as much as the copy a live object would need for
+    the caller. An entry is put only after its write committed.
     """
 
     def __init__(self, capacity: int) -> None:
         self.capacity = capacity
-        self._states: OrderedDict[int, GameState] = OrderedDict()
+        self._states: OrderedDict[int, str] = OrderedDict()
         self.hits = 0
         self.misses = 0
 
-    def get(self, game_id: int) -> GameState | None:
-        """The cached state of ``game_id`` (now the most recently used), or None."""
-        state = self._states.get(game_id)
-        if state is None:
+    def get(self, game_id: int) -> str | None:
+        """The cached state JSON of ``game_id`` (now the most recently used), or None."""
+        state_json = self._states.get(game_id)
+        if state_json is None:
             self.misses += 1
             return None
         self.hits += 1
         self._states.move_to_end(game_id)
-        return state
+        return state_json
 
-    def put(self, game_id: int, state: GameState) -> None:
-        """Cache ``state`` as the committed state of ``game_id``."""
+    def put(self, game_id: int, state_json: str) -> None:
+        """Cache ``state_json`` as the committed state of ``game_id``."""
         if self.capacity <= 0:
             return
-        self._states[game_id] = state
+        self._states[game_id] = state_json
         self._states.move_to_end(game_id)
         while len(self._states) > self.capacity:
             self._states.popitem(last=False)
