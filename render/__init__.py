@@ -2,4 +2,12 @@
 
 Takes engine state and returns image bytes (PNG). It does not import ``discord``,
 so it can be used and tested without a bot.
+
+- :func:`render.board.render_board` - the board posted after each turn.
+- :func:`render.deed.render_deed` - the title deed of one lot (``/monopoly property``).
+- :func:`render.compact.render_compact` - a small ownership map for lobbies and summaries.
+- :mod:`render.bench` - timing of the board image (``monopoly-bot bench --render``).
+
+Fonts (DejaVu, with its licence), colours (``data/palettes.json``) and labels
+(``data/labels.json``, German and English) ship inside the package.
 """
