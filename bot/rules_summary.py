@@ -20,7 +20,13 @@ MONEY_SETTINGS = frozenset(
         "free_parking_amount",
     }
 )
-BOARD_DEFAULTS = {"start_money": "start_money", "salary": "salary", "jail_fine": "jail_fine"}
+BOARD_DEFAULTS = {
+    "start_money": "start_money",
+    "salary": "salary",
+    "jail_fine": "jail_fine",
+    "houses_total": "houses_total",
+    "hotels_total": "hotels_total",
+}
 # Not shown: what every game has the same way, or what the preset line already says.
 HIDDEN = frozenset({"preset", "board", "min_players", "max_players"})
 

@@ -74,6 +74,12 @@ def _deal_deeds(state: GameState) -> None:
     deeds = list(state.board.property_indices)
     state.rng.shuffle(deeds)
     count = len(state.players)
+    if state.rules.deal_deeds_paid:
+        dearest = sorted((state.board.squares[i].price for i in deeds), reverse=True)
+        worst_case = sum(dearest[: state.rules.deal_deeds])
+        if any(p.cash < worst_case for p in state.players):
+            # Paid deeds must never leave a player in debt before the first throw.
+            raise IllegalAction("start_money_too_low", needed=worst_case)
     for number in range(min(state.rules.deal_deeds * count, len(deeds))):
         seat = number % count
         square = deeds[number]

@@ -205,5 +205,18 @@ def end_game(state: GameState, reason: str, standings: list[list[int]]) -> None:
 
 
 def end_by_wealth(state: GameState, reason: str) -> None:
-    """End the game by counting wealth; the richest wins (ties: the earlier seat)."""
+    """End the game by counting wealth; the richest wins (ties: the earlier seat).
+
+    Mortgaged lots just received and not yet decided on are kept: their 10 % is due
+    "sofort", so it is paid before counting (as far as the receiver's cash goes).
+    """
+    for choice in state.mortgage_choices:
+        seat = choice["player"]
+        for square in choice["squares"]:
+            interest = state.rules.interest(state.board.squares[square].mortgage)
+            state.emit("kept_mortgage", player=seat, square=square)
+            transfer(
+                state, seat, BANK, min(interest, state.players[seat].cash), "transfer_interest"
+            )
+    state.mortgage_choices = []
     end_game(state, reason, [list(row) for row in standings(state)])

@@ -8,7 +8,7 @@ quotes the rulebook behind each choice.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -118,7 +118,8 @@ class Rules:
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as a plain dict (canonical JSON)."""
-        return asdict(self)
+        # Every value is a plain scalar, so this is cheaper than dataclasses.asdict.
+        return {name: getattr(self, name) for name in _FIELD_NAMES}
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> Rules:
@@ -141,6 +142,9 @@ class Rules:
         raw = dict(_preset_data(name))
         raw.update(overrides)
         return cls.from_dict(raw)
+
+
+_FIELD_NAMES = tuple(f.name for f in fields(Rules))
 
 
 def available_presets() -> list[str]:

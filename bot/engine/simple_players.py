@@ -15,6 +15,7 @@ from typing import Any
 from bot.engine import auctions, buildings, trades
 from bot.engine.errors import IllegalAction
 from bot.engine.game import check_bankruptcy, check_pay_bail
+from bot.engine.legal import waiting_for
 from bot.engine.rent import owns_whole_group
 from bot.engine.state import BANK, GameState
 
@@ -221,3 +222,35 @@ def _legal(check: Any, *args: Any) -> bool:
     except IllegalAction:
         return False
     return True
+
+
+def next_simple_action(
+    state: GameState, players: SimplePlayer | list[SimplePlayer] | None = None
+) -> Action | None:
+    """The action the simple players take next in ``state``; None once the game is over.
+
+    Open trade and lot offers are answered first (in seat order, to stay
+    deterministic), then whoever the game waits on decides. ``players`` is one
+    player for every seat, or one per seat.
+    """
+    if state.phase == "over":
+        return None
+    if players is None:
+        players = _DEFAULT
+    if state.trades or state.lot_offer is not None:
+        seats = {t["to"] for t in state.trades}
+        if state.lot_offer is not None:
+            seats.add(state.lot_offer["creditor"])
+        for seat in sorted(seats):
+            player = players[seat] if isinstance(players, list) else players
+            reply = player.respond_to_offers(state, seat)
+            if reply is not None:
+                return reply
+    seat = state.current if state.phase in _CURRENT_PLAYER_PHASES else waiting_for(state)[0]
+    player = players[seat] if isinstance(players, list) else players
+    return player.decide(state, seat)
+
+
+_DEFAULT = SimplePlayer()
+# Phases in which the game waits on the current player (see legal.waiting_for).
+_CURRENT_PLAYER_PHASES = frozenset({"roll", "buy", "choice", "end"})

@@ -8,15 +8,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.engine.game import apply_action, new_game
-from bot.engine.legal import waiting_for
 from bot.engine.rules import Rules
-from bot.engine.simple_players import SimplePlayer
+from bot.engine.simple_players import SimplePlayer, next_simple_action
 from bot.engine.state import GameState
 
 JAIL_SLOT = 40  # in ``landings``: the token ended the throw in jail
 DEFAULT_TURN_CAP = 1000
-# Phases in which the game waits on the current player (see legal.waiting_for).
-SEAT_OF_CURRENT = frozenset({"roll", "buy", "choice", "end"})
 DEFAULT_DEADLINE_TURN = 150  # when the agreed time "strikes" in presets with a deadline
 
 
@@ -66,27 +63,13 @@ def play_game(
         if deadline is not None and state.turn >= deadline and not state.time_up:
             apply_action(state, {"type": "time_up"})
             continue
-        responded = False
-        if state.trades or state.lot_offer is not None:
-            for seat in {t["to"] for t in state.trades} | (
-                {state.lot_offer["creditor"]} if state.lot_offer else set()
-            ):
-                reply = players[seat].respond_to_offers(state, seat)
-                if reply is not None:
-                    apply_action(state, reply)
-                    actions += 1
-                    responded = True
-                    break
-        if responded:
-            continue
-        phase = state.phase
-        seat = state.current if phase in SEAT_OF_CURRENT else waiting_for(state)[0]
-        action = players[seat].decide(state, seat)
+        action = next_simple_action(state, players)
+        assert action is not None
         apply_action(state, action)
         actions += 1
         if action["type"] == "roll":
             throws += 1
-            thrower = seat
+            thrower = action["player"]
         if thrower is not None and state.phase not in ("choice", "debt"):
             player = state.players[thrower]
             if not player.bankrupt:

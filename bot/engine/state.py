@@ -232,10 +232,18 @@ class GameState:
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> GameState:
-        """Rebuild a game from its canonical dict (a deep copy is taken)."""
+        """Rebuild a game from its canonical dict (a deep copy is taken).
+
+        A field the saved game does not have (it was saved before the field
+        existed) takes the value a new game starts with, so engine updates never
+        strand stored games.
+        """
+        return cls._from_owned_dict(json.loads(json.dumps(raw)))
+
+    @classmethod
+    def _from_owned_dict(cls, raw: dict[str, Any]) -> GameState:
         if raw.get("format") != STATE_FORMAT:
             raise ValueError(f"not a {STATE_FORMAT} document")
-        raw = json.loads(json.dumps(raw))  # deep copy, detached from the caller
         rules = Rules.from_dict(raw["rules"])
         board = load_board(raw["board"])
         players = [Player.from_dict(p) for p in raw["players"]]
@@ -243,14 +251,15 @@ class GameState:
         for key in cls.__slots__:
             if key in ("rules", "board", "players", "rng", "dice_queue", "events"):
                 continue
-            setattr(state, key, raw[key])
+            if key in raw:
+                setattr(state, key, raw[key])
         state.rng = SplitMix64(raw["rng"])
         return state
 
     @classmethod
     def from_json(cls, text: str) -> GameState:
         """Rebuild a game from canonical JSON text."""
-        return cls.from_dict(json.loads(text))
+        return cls._from_owned_dict(json.loads(text))
 
     def copy(self) -> GameState:
         """An independent copy of this game."""

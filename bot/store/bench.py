@@ -1,7 +1,8 @@
 """Measure the store: how long one applied action takes on a file database.
 
-Also home of :func:`next_simple_action`, which drives a stored game with the
-engine's simple players (used by the benchmark and the store's crash test).
+Games are driven by the engine's simple players
+(:func:`bot.engine.simple_players.next_simple_action`, re-exported here for the
+store's tests and crash child).
 """
 
 from __future__ import annotations
@@ -13,35 +14,13 @@ from os import PathLike
 from typing import Any
 
 from bot.engine.game import new_game
-from bot.engine.legal import waiting_for
 from bot.engine.rules import Rules
-from bot.engine.simple_players import SimplePlayer
+from bot.engine.simple_players import next_simple_action
 from bot.engine.state import GameState
 from bot.store.sqlite import SqliteGameStore
 
-_PLAYER = SimplePlayer()
 BENCH_GUILD = 1
-
-
-def next_simple_action(state: GameState, player: SimplePlayer = _PLAYER) -> dict[str, Any] | None:
-    """The action a simple player takes next in ``state``; None once the game is over.
-
-    Mirrors :func:`bot.engine.simulate.play_game`: open trade and lot offers are
-    answered first (in seat order, to stay deterministic), then whoever the game
-    waits on decides.
-    """
-    if state.phase == "over":
-        return None
-    if state.trades or state.lot_offer is not None:
-        seats = {t["to"] for t in state.trades}
-        if state.lot_offer is not None:
-            seats.add(state.lot_offer["creditor"])
-        for seat in sorted(seats):
-            reply = player.respond_to_offers(state, seat)
-            if reply is not None:
-                return reply
-    seat = waiting_for(state)[0]
-    return player.decide(state, seat)
+__all__ = ["bench_store", "next_simple_action"]
 
 
 def _percentile(sorted_values: list[float], fraction: float) -> float:

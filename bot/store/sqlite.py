@@ -148,6 +148,23 @@ def _row(info: GameInfo, state: GameState | None) -> GameRow:
     return GameRow(**{f.name: getattr(info, f.name) for f in fields(GameInfo)}, state=state)
 
 
+async def _enable_wal(conn: aiosqlite.Connection) -> str:
+    """Switch the file to WAL mode (it stays so); the journal mode now in force."""
+    deadline = asyncio.get_running_loop().time() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            async with conn.execute("PRAGMA journal_mode = WAL") as cursor:
+                row = await cursor.fetchone()
+            return str(row[0]).lower() if row is not None else "unknown"
+        except sqlite3.OperationalError as error:
+            # Changing the journal mode needs the file to itself, and SQLite does not
+            # wait for that (no busy handler), e.g. when two processes open a new file
+            # at once; so wait here, like busy_timeout would.
+            if "locked" not in str(error) or asyncio.get_running_loop().time() > deadline:
+                raise
+            await asyncio.sleep(0.02)
+
+
 class SqliteGameStore(GameStore):
     """Games in one SQLite file; see the module docstring for the guarantees.
 
@@ -190,10 +207,9 @@ class SqliteGameStore(GameStore):
         conn = await aiosqlite.connect(self.path, isolation_level=None)
         try:
             await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            async with conn.execute("PRAGMA journal_mode = WAL") as cursor:
-                row = await cursor.fetchone()
-            if row is None or str(row[0]).lower() != "wal":
-                log.warning("SQLite refused WAL mode for %s (mode %s)", self.path, row)
+            mode = await _enable_wal(conn)
+            if mode != "wal":
+                log.warning("SQLite refused WAL mode for %s (mode %s)", self.path, mode)
             await conn.execute(f"PRAGMA synchronous = {self.synchronous}")
             await migrate(conn, now=self._now)
             await conn.execute("PRAGMA foreign_keys = ON")

@@ -1,0 +1,206 @@
+"""Schema migrations: from an empty file and from every earlier version to the head."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from bot.engine.game import apply_action
+from bot.engine.record import dice_of
+from bot.store import ChannelBusy, GameStatus, SchemaError, SqliteGameStore
+from bot.store import migrate as migrate_module
+from bot.store.bench import next_simple_action
+from bot.store.migrate import Migration, head_version, load_migrations, migrate
+from tests.store.conftest import GUILD, FakeClock, advance, make_state
+
+
+def _tables(path: Path) -> dict[str, str]:
+    conn = sqlite3.connect(path)
+    found = dict(conn.execute("SELECT name, type FROM sqlite_master WHERE name NOT LIKE 'sqlite%'"))
+    conn.close()
+    return found
+
+
+def _versions(path: Path) -> list[int]:
+    conn = sqlite3.connect(path)
+    found = [r[0] for r in conn.execute("SELECT version FROM schema_version ORDER BY version")]
+    conn.close()
+    return found
+
+
+def test_migrations_ship_with_the_package() -> None:
+    migrations = load_migrations()
+    assert [m.version for m in migrations] == list(range(1, head_version() + 1))
+    assert head_version() >= 2
+    assert all(m.statements() for m in migrations)
+
+
+def test_statements_keep_triggers_and_strings_whole() -> None:
+    migration = Migration(
+        9,
+        "x",
+        "-- a comment; with a semicolon\n"
+        "CREATE TABLE t (a TEXT DEFAULT 'x;y');\n"
+        "CREATE TRIGGER g BEFORE DELETE ON t\nBEGIN\n    SELECT RAISE(ABORT, 'no;');\nEND;\n"
+        "-- trailing comment\n",
+    )
+    statements = migration.statements()
+    assert len(statements) == 2
+    assert statements[1].startswith("CREATE TRIGGER") and statements[1].endswith("END;")
+    with pytest.raises(SchemaError):
+        Migration(9, "x", "CREATE TABLE t (a)").statements()
+
+
+async def test_from_an_empty_database(db_path: Path, clock: FakeClock) -> None:
+    async with SqliteGameStore(db_path, now=clock) as store:
+        await store.create_game(GUILD, 10, make_state())
+    assert _versions(db_path) == list(range(1, head_version() + 1))
+    tables = _tables(db_path)
+    for name in ("games", "actions", "schema_version", "games_open_channel"):
+        assert name in tables
+    # Opening again applies nothing.
+    async with SqliteGameStore(db_path, now=clock):
+        pass
+    assert _versions(db_path) == list(range(1, head_version() + 1))
+
+
+async def _database_at(path: Path, version: int, clock: FakeClock) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    async with aiosqlite.connect(path, isolation_level=None) as conn:
+        await migrate(conn, now=clock, target=version)
+
+
+def _insert_v1_games(path: Path) -> dict[int, str]:
+    """Games written as code at schema 1 would have written them; their final states."""
+    conn = sqlite3.connect(path)
+    finals = {}
+    at = "2026-01-01T00:00:00+00:00"
+    with conn:
+        for n, status in enumerate(("running", "finished", "lobby")):
+            state = make_state(20 + n)
+            start = state.to_json()
+            log = []
+            if status != "lobby":
+                for _ in range(12):
+                    action = next_simple_action(state)
+                    assert action is not None
+                    log.append((state.seq + 1, action, apply_action(state, action)))
+            cursor = conn.execute(
+                "INSERT INTO games (guild_id, channel_id, created_by, status, created_at,"
+                " updated_at, seq, state_json, start_json, settings_json, finished_reason)"
+                " VALUES (?, ?, 5, ?, ?, ?, ?, ?, ?, '{\"n\": 1}', ?)",
+                (
+                    GUILD,
+                    30 + n,
+                    status,
+                    at,
+                    at,
+                    state.seq if status != "lobby" else 0,
+                    state.to_json() if status != "lobby" else None,
+                    start if status != "lobby" else None,
+                    "abandoned" if status == "finished" else None,
+                ),
+            )
+            game_id = cursor.lastrowid
+            assert game_id is not None
+            conn.executemany(
+                "INSERT INTO actions VALUES (?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        game_id,
+                        seq,
+                        json.dumps(action),
+                        json.dumps(dice_of(events)),
+                        json.dumps(events),
+                        at,
+                    )
+                    for seq, action, events in log
+                ],
+            )
+            finals[game_id] = state.to_json()
+    conn.close()
+    return finals
+
+
+@pytest.mark.parametrize("version", range(0, head_version()))
+async def test_from_every_earlier_version(db_path: Path, clock: FakeClock, version: int) -> None:
+    await _database_at(db_path, version, clock)
+    assert _versions(db_path) == list(range(1, version + 1))
+    finals = _insert_v1_games(db_path) if version >= 1 else {}
+
+    async with SqliteGameStore(db_path, now=clock) as store:
+        assert _versions(db_path) == list(range(1, head_version() + 1))
+        # Data written at the old version is all there and usable.
+        games = await store.list_games(GUILD, include_finished=True)
+        assert len(games) == len(finals)
+        for info in games:
+            assert info.settings == {"n": 1} and info.created_by == 5
+            row = await store.load(info.id)
+            if info.status == GameStatus.LOBBY:
+                assert row.state is None
+                continue
+            assert row.state is not None and row.state.to_json() == finals[info.id]
+            assert (await store.record(info.id)).replay().to_json() == finals[info.id]
+        running = [g for g in games if g.status == GameStatus.RUNNING]
+        for info in running:
+            await advance(store, info.id, 5)
+        # The new schema's features work on the migrated file.
+        fresh = await store.create_game(GUILD, 99, make_state())
+        assert all(fresh.id > g.id for g in games)  # ids are not reused
+        with pytest.raises(ChannelBusy):
+            await store.create_game(GUILD, 99, make_state())
+        await store.set_aside(fresh.id, "test")
+        assert [g.id for g in await store.broken_games()] == [fresh.id]
+    conn = sqlite3.connect(db_path)
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+    conn.close()
+
+
+async def test_a_newer_database_is_refused(db_path: Path, clock: FakeClock) -> None:
+    async with SqliteGameStore(db_path, now=clock):
+        pass
+    conn = sqlite3.connect(db_path)
+    with conn:
+        conn.execute(
+            "INSERT INTO schema_version VALUES (999, 'future', '2030-01-01T00:00:00+00:00')"
+        )
+    conn.close()
+    with pytest.raises(SchemaError, match="newer"):
+        await SqliteGameStore(db_path, now=clock).open()
+
+
+async def test_a_failing_migration_changes_nothing(
+    db_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with SqliteGameStore(db_path, now=clock) as store:
+        await store.create_game(GUILD, 10, make_state())
+    head = head_version()
+    broken = Migration(
+        head + 1, "broken", "CREATE TABLE extra (a INTEGER);\nSELECT * FROM nowhere;\n"
+    )
+    monkeypatch.setattr(migrate_module, "load_migrations", lambda: (*load_migrations(), broken))
+    with pytest.raises(SchemaError, match="broken"):
+        await SqliteGameStore(db_path, now=clock).open()
+    assert _versions(db_path) == list(range(1, head + 1))
+    assert "extra" not in _tables(db_path)
+    monkeypatch.undo()
+    async with SqliteGameStore(db_path, now=clock) as store:
+        assert len(await store.unfinished_games()) == 1
+
+
+async def test_two_processes_migrating_at_once(db_path: Path, clock: FakeClock) -> None:
+    first, second = SqliteGameStore(db_path, now=clock), SqliteGameStore(db_path, now=clock)
+    await asyncio.gather(first.open(), second.open())
+    try:
+        assert _versions(db_path) == list(range(1, head_version() + 1))
+        row = await first.create_game(GUILD, 10, make_state())
+        assert (await second.load(row.id)).seq == 0
+    finally:
+        await first.close()
+        await second.close()

@@ -1,0 +1,219 @@
+"""Start-up: games survive a restart, unreadable games are set aside, others run on."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.store import (
+    ChannelBusy,
+    GameBroken,
+    GameInfo,
+    GameNotRunning,
+    GameStatus,
+    InvalidRecord,
+    SqliteGameStore,
+)
+from tests.store.conftest import GUILD, FakeClock, advance, make_state, play
+
+
+async def test_restart_mid_game_continues_identically(db_path: Path, clock: FakeClock) -> None:
+    state = make_state(11)
+    uninterrupted = state.copy()
+    expected_events = play(uninterrupted, 120)
+
+    async with SqliteGameStore(db_path, now=clock) as store:
+        row = await store.create_game(GUILD, 10, state)
+        await advance(store, row.id, 50)
+    # A new process: nothing is shared with the first store but the file.
+    async with SqliteGameStore(db_path, now=clock) as store:
+        games = await store.unfinished_games()
+        assert [g.id for g in games] == [row.id]
+        assert games[0].seq == 50
+        await advance(store, row.id, 70)
+        final = await store.load(row.id)
+        record = await store.record(row.id)
+
+    assert final.state is not None
+    assert final.state.to_json() == uninterrupted.to_json()  # same dice future
+    assert record.replay().to_json() == uninterrupted.to_json()
+    assert [a["dice"] for a in record.actions] == [
+        [e["dice"] for e in events if e["type"] == "rolled"] for events in expected_events
+    ]
+
+
+async def test_unfinished_games_after_restart(db_path: Path, clock: FakeClock) -> None:
+    async with SqliteGameStore(db_path, now=clock) as store:
+        lobby = await store.create_game(GUILD, 10, None, settings={"slots": 4})
+        running = await store.create_game(GUILD, 11, make_state(1))
+        done = await store.create_game(GUILD, 12, make_state(2))
+        await advance(store, running.id, 9)
+        await store.finish(done.id, "abandoned")
+    async with SqliteGameStore(db_path, now=clock) as store:
+        games = await store.unfinished_games()
+        assert [(g.id, g.status) for g in games] == [
+            (lobby.id, GameStatus.LOBBY),
+            (running.id, GameStatus.RUNNING),
+        ]
+        assert games[0].state is None and games[0].settings == {"slots": 4}
+        assert games[1].state is not None and games[1].state.seq == 9
+        assert (await store.load(done.id)).status == GameStatus.FINISHED
+
+
+def _corrupt(
+    db_path: Path, game_id: int, value: str | None, seq: int | None = None, column: str = "state"
+) -> None:
+    """Damage a game's row with plain sqlite3, as a bad disk or a bad hand might."""
+    conn = sqlite3.connect(db_path)
+    with conn:
+        conn.execute(f"UPDATE games SET {column}_json = ? WHERE id = ?", (value, game_id))
+        if seq is not None:
+            conn.execute("UPDATE games SET seq = ? WHERE id = ?", (seq, game_id))
+    conn.close()
+
+
+GARBAGE = {
+    "not json": ("state", "{\x00garbage"),
+    "not a state": ("state", '{"format": "something-else/1"}'),
+    "missing fields": ("state", '{"format": "monopoly-state/1", "rules": {}}'),
+    "missing state": ("state", None),
+    "settings not json": ("settings", "{oops"),
+    "settings not an object": ("settings", "[1, 2]"),
+}
+
+
+@pytest.mark.parametrize("damage", sorted(GARBAGE))
+async def test_a_corrupt_row_does_not_stop_other_games(
+    db_path: Path, clock: FakeClock, caplog: pytest.LogCaptureFixture, damage: str
+) -> None:
+    async with SqliteGameStore(db_path, now=clock) as store:
+        ids = [(await store.create_game(GUILD, 10 + n, make_state(n))).id for n in range(3)]
+        for game_id in ids:
+            await advance(store, game_id, 5)
+    column, value = GARBAGE[damage]
+    _corrupt(db_path, ids[1], value, column=column)
+
+    told: list[GameInfo] = []
+    caplog.set_level(logging.ERROR, logger="bot.store")
+    async with SqliteGameStore(db_path, now=clock, on_broken=told.append) as store:
+        games = await store.unfinished_games()
+        assert [g.id for g in games] == [ids[0], ids[2]]
+        # A clear log line naming the game, and the admins are told.
+        lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+        assert len(lines) == 1
+        assert f"Game {ids[1]} (guild {GUILD}, channel 11) set aside" in lines[0]
+        assert [(g.id, g.status) for g in told] == [(ids[1], GameStatus.BROKEN)]
+        assert told[0].broken_error
+        broken = await store.broken_games()
+        assert [(g.id, g.channel_id) for g in broken] == [(ids[1], 11)]
+        assert broken[0].broken_error == told[0].broken_error
+        with pytest.raises(GameBroken):
+            await store.load(ids[1])
+        with pytest.raises(GameBroken):
+            await store.apply(ids[1], {"type": "roll", "player": 0})
+        # The other games keep running.
+        for game_id in (ids[0], ids[2]):
+            await advance(store, game_id, 5)
+            assert (await store.load(game_id)).seq == 10
+        # The broken game frees its channel.
+        assert await store.game_in_channel(11) is None
+        assert [g.id for g in await store.list_games(GUILD)] == ids
+        # A second start-up does not report it again.
+        assert [g.id for g in await store.unfinished_games()] == [ids[0], ids[2]]
+        assert len(told) == 1
+
+
+async def test_a_seq_that_disagrees_with_the_state_is_unreadable(
+    db_path: Path, clock: FakeClock
+) -> None:
+    async with SqliteGameStore(db_path, now=clock) as store:
+        row = await store.create_game(GUILD, 10, make_state())
+        await advance(store, row.id, 3)
+        good_json = (await store.load(row.id)).state.to_json()  # type: ignore[union-attr]
+    _corrupt(db_path, row.id, good_json, seq=2)
+    async with SqliteGameStore(db_path, now=clock) as store:
+        assert await store.unfinished_games() == []
+        assert "differs" in (await store.broken_games())[0].broken_error  # type: ignore[operator]
+
+
+async def test_a_corrupt_row_found_by_load(db_path: Path, clock: FakeClock) -> None:
+    async with SqliteGameStore(db_path, now=clock) as store:
+        row = await store.create_game(GUILD, 10, make_state())
+        await advance(store, row.id, 2)
+    _corrupt(db_path, row.id, "[]")
+    async with SqliteGameStore(db_path, now=clock) as store:
+        with pytest.raises(GameBroken):
+            await store.game_in_channel(10)
+        assert (await store.broken_games())[0].id == row.id
+        assert await store.game_in_channel(10) is None
+
+
+async def test_rebuild_a_broken_game_from_its_log(db_path: Path, clock: FakeClock) -> None:
+    async with SqliteGameStore(db_path, now=clock) as store:
+        row = await store.create_game(GUILD, 10, make_state(3))
+        expected = await advance(store, row.id, 40)
+    _corrupt(db_path, row.id, "garbage")
+    async with SqliteGameStore(db_path, now=clock) as store:
+        assert await store.unfinished_games() == []
+        rebuilt = await store.rebuild_from_log(row.id)
+        assert rebuilt.status == GameStatus.RUNNING and rebuilt.broken_error is None
+        assert rebuilt.state is not None and rebuilt.state.to_json() == expected.to_json()
+        await advance(store, row.id, 5)
+        assert await store.broken_games() == []
+
+
+async def test_rebuild_refuses_when_the_channel_moved_on(db_path: Path, clock: FakeClock) -> None:
+    async with SqliteGameStore(db_path, now=clock) as store:
+        row = await store.create_game(GUILD, 10, make_state(3))
+        await advance(store, row.id, 4)
+        await store.set_aside(row.id, "checked by hand")
+        newer = await store.create_game(GUILD, 10, make_state(4))
+        with pytest.raises(ChannelBusy) as caught:
+            await store.rebuild_from_log(row.id)
+        assert caught.value.game_id == newer.id
+        assert (await store.broken_games())[0].broken_error == "checked by hand"
+        # An admin can archive it instead; its history stays.
+        await store.finish(row.id, "unrepairable")
+        with pytest.raises(GameNotRunning):
+            await store.rebuild_from_log(row.id)
+        assert len((await store.record(row.id)).actions) == 4
+
+
+async def test_rebuild_refuses_a_log_that_does_not_replay(db_path: Path, clock: FakeClock) -> None:
+    async with SqliteGameStore(db_path, now=clock) as store:
+        row = await store.create_game(GUILD, 10, make_state(3))
+        await advance(store, row.id, 6)
+    conn = sqlite3.connect(db_path)
+    with conn:
+        conn.execute("DROP TRIGGER actions_no_update")
+        conn.execute("UPDATE actions SET dice_json = '[[9, 9]]' WHERE game_id = ?", (row.id,))
+    conn.close()
+    _corrupt(db_path, row.id, "garbage")
+    async with SqliteGameStore(db_path, now=clock) as store:
+        await store.unfinished_games()
+        with pytest.raises(InvalidRecord):
+            await store.rebuild_from_log(row.id)
+        assert (await store.broken_games())[0].id == row.id
+
+
+async def test_hooks_may_be_async_and_may_fail(
+    db_path: Path, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with SqliteGameStore(db_path, now=clock) as store:
+        ids = [(await store.create_game(GUILD, 10 + n, make_state(n))).id for n in range(3)]
+    _corrupt(db_path, ids[0], "x")
+    _corrupt(db_path, ids[1], "y")
+    seen = []
+
+    async def hook(info: GameInfo) -> None:
+        seen.append(info.id)
+        if info.id == ids[0]:
+            raise RuntimeError("Discord is down")
+
+    async with SqliteGameStore(db_path, now=clock, on_broken=hook) as store:
+        assert [g.id for g in await store.unfinished_games()] == [ids[2]]
+    assert seen == ids[:2]
+    assert any("hook failed" in r.getMessage() for r in caplog.records)

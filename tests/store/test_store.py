@@ -1,0 +1,323 @@
+"""Creating, loading and playing games through the SQLite store."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from bot.engine.errors import IllegalAction
+from bot.engine.game import apply_action, new_game
+from bot.engine.record import GameRecord
+from bot.store import (
+    ChannelBusy,
+    GameNotFound,
+    GameNotRunning,
+    GameStatus,
+    InvalidRecord,
+    SqliteGameStore,
+    StaleAction,
+)
+from bot.store.bench import next_simple_action
+from tests.store.conftest import GUILD, OTHER_GUILD, USER, FakeClock, advance, make_state, play
+
+
+async def test_create_load_apply(store: SqliteGameStore, db_path: Path) -> None:
+    state = make_state()
+    row = await store.create_game(GUILD, 10, state, created_by=USER)
+    assert db_path.exists()
+    assert (row.guild_id, row.channel_id, row.created_by) == (GUILD, 10, USER)
+    assert row.status == GameStatus.RUNNING
+    assert row.seq == 0
+    assert row.state is not None and row.state.to_json() == state.to_json()
+
+    action = next_simple_action(state)
+    assert action is not None
+    expected = state.copy()
+    expected_events = apply_action(expected, action)
+    result = await store.apply(row.id, action, expected_seq=0)
+    assert result.seq == 1
+    assert result.events == expected_events
+    assert result.state.to_json() == expected.to_json()
+    loaded = await store.load(row.id)
+    assert loaded.seq == 1
+    assert loaded.state is not None and loaded.state.to_json() == expected.to_json()
+
+
+async def test_states_handed_out_are_copies(store: SqliteGameStore) -> None:
+    state = make_state()
+    row = await store.create_game(GUILD, 10, state)
+    state.players[0].cash = 1  # the caller's object is not the stored game
+    assert row.state is not None
+    row.state.players[0].cash = 2
+    action = next_simple_action(make_state())
+    assert action is not None
+    result = await store.apply(row.id, action)
+    result.state.players[0].cash = 3
+    loaded = await store.load(row.id)
+    assert loaded.state is not None
+    assert loaded.state.players[0].cash not in (1, 2, 3)
+    assert loaded.state.to_json() == (await store.record(row.id)).replay().to_json()
+
+
+async def test_illegal_action_passes_through_and_changes_nothing(store: SqliteGameStore) -> None:
+    state = make_state()
+    row = await store.create_game(GUILD, 10, state)
+    intruder = (state.current + 1) % len(state.players)
+    with pytest.raises(IllegalAction) as caught:
+        await store.apply(row.id, {"type": "roll", "player": intruder})
+    assert caught.value.code == "not_your_turn"
+    with pytest.raises(IllegalAction) as caught:
+        await store.apply(row.id, {"type": "roll", "player": object()})  # not JSON
+    assert caught.value.code == "bad_action"
+    loaded = await store.load(row.id)
+    assert loaded.seq == 0
+    assert loaded.state is not None and loaded.state.to_json() == state.to_json()
+    assert (await store.record(row.id)).actions == []
+    # The game carries on normally afterwards.
+    await advance(store, row.id, 3)
+    assert (await store.load(row.id)).seq == 3
+
+
+async def test_stale_action_is_already_done(store: SqliteGameStore) -> None:
+    row = await store.create_game(GUILD, 10, make_state())
+    await advance(store, row.id, 2)
+    state = (await store.load(row.id)).state
+    assert state is not None
+    action = next_simple_action(state)
+    assert action is not None
+    with pytest.raises(StaleAction) as caught:
+        await store.apply(row.id, action, expected_seq=1)
+    assert caught.value.code == "already_done"
+    assert (caught.value.expected_seq, caught.value.current_seq) == (1, 2)
+    assert (await store.load(row.id)).seq == 2
+
+
+async def test_one_unfinished_game_per_channel(store: SqliteGameStore) -> None:
+    first = await store.create_game(GUILD, 10, make_state())
+    with pytest.raises(ChannelBusy) as caught:
+        await store.create_game(GUILD, 10, make_state(seed=8))
+    assert (caught.value.channel_id, caught.value.game_id) == (10, first.id)
+    with pytest.raises(ChannelBusy):
+        await store.create_game(GUILD, 10, None)  # a lobby claims the channel too
+    other = await store.create_game(GUILD, 11, make_state(seed=8))
+    assert other.id != first.id
+    await store.finish(first.id, "abandoned")
+    again = await store.create_game(GUILD, 10, make_state(seed=9))
+    assert again.id > other.id
+    current = await store.game_in_channel(10)
+    assert current is not None and current.id == again.id
+    assert await store.game_in_channel(12) is None
+
+
+async def test_lobby_then_start(store: SqliteGameStore) -> None:
+    lobby = await store.create_game(GUILD, 10, None, created_by=USER, settings={"preset": "mark"})
+    assert lobby.status == GameStatus.LOBBY and lobby.state is None
+    assert lobby.settings == {"preset": "mark"}
+    with pytest.raises(GameNotRunning) as caught:
+        await store.apply(lobby.id, {"type": "roll", "player": 0})
+    assert caught.value.status == "lobby"
+    with pytest.raises(GameNotRunning):
+        await store.record(lobby.id)
+    info = await store.set_settings(lobby.id, {"preset": "classic", "players": [USER]})
+    assert info.settings == {"preset": "classic", "players": [USER]}
+    state = make_state()
+    started = await store.start_game(lobby.id, state)
+    assert started.status == GameStatus.RUNNING
+    assert started.state is not None and started.state.to_json() == state.to_json()
+    assert started.settings == {"preset": "classic", "players": [USER]}
+    with pytest.raises(GameNotRunning):
+        await store.start_game(lobby.id, state)
+    await advance(store, lobby.id, 2)
+    assert (await store.record(lobby.id)).start == state.to_dict()
+
+
+async def test_finished_games_stay_readable(store: SqliteGameStore) -> None:
+    row = await store.create_game(GUILD, 10, make_state())
+    last = await advance(store, row.id, 5)
+    info = await store.finish(row.id, "abandoned")
+    assert info.status == GameStatus.FINISHED and info.finished_reason == "abandoned"
+    loaded = await store.load(row.id)
+    assert loaded.state is not None and loaded.state.to_json() == last.to_json()
+    assert (await store.record(row.id)).replay().to_json() == last.to_json()
+    assert await store.game_in_channel(10) is None
+    with pytest.raises(GameNotRunning):
+        await store.apply(row.id, {"type": "roll", "player": 0})
+    with pytest.raises(GameNotRunning):
+        await store.finish(row.id, "again")
+    assert [g.id for g in await store.list_games(GUILD)] == []
+    assert [g.id for g in await store.list_games(GUILD, include_finished=True)] == [row.id]
+
+
+async def test_the_last_action_finishes_the_game(store: SqliteGameStore) -> None:
+    state = new_game([("a", "A"), ("b", "B")], seed=2)
+    while True:
+        action = next_simple_action(state)
+        assert action is not None
+        probe = state.copy()
+        apply_action(probe, action)
+        if probe.phase == "over":
+            break
+        apply_action(state, action)
+    row = await store.create_game(GUILD, 10, state)
+    result = await store.apply(row.id, action, expected_seq=state.seq)
+    assert result.state.phase == "over"
+    info = (await store.list_games(GUILD, include_finished=True))[0]
+    assert info.status == GameStatus.FINISHED and info.finished_reason == "over"
+    assert await store.unfinished_games() == []
+    loaded = await store.load(row.id)
+    assert loaded.state is not None and loaded.state.to_json() == probe.to_json()
+
+
+async def test_list_games_by_guild(store: SqliteGameStore) -> None:
+    a = await store.create_game(GUILD, 10, make_state(1))
+    b = await store.create_game(OTHER_GUILD, 20, make_state(2))
+    c = await store.create_game(GUILD, 11, None)
+    assert [g.id for g in await store.list_games(GUILD)] == [a.id, c.id]
+    assert [g.id for g in await store.list_games(OTHER_GUILD)] == [b.id]
+    assert await store.list_games(333) == []
+
+
+async def test_unknown_games(store: SqliteGameStore) -> None:
+    for call in (
+        store.load(404),
+        store.apply(404, {"type": "roll", "player": 0}),
+        store.finish(404, "x"),
+        store.set_settings(404, {}),
+        store.record(404),
+        store.start_game(404, make_state()),
+    ):
+        with pytest.raises(GameNotFound):
+            await call
+
+
+async def test_times_come_from_the_injected_clock(store: SqliteGameStore, clock: FakeClock) -> None:
+    row = await store.create_game(GUILD, 10, make_state())
+    assert row.created_at.tzinfo is not None
+    assert row.created_at == row.updated_at <= clock.moment
+    await advance(store, row.id, 1)
+    info = (await store.list_games(GUILD))[0]
+    assert info.updated_at > info.created_at
+    assert info.updated_at.utcoffset() is not None and info.updated_at.utcoffset().seconds == 0
+
+
+async def test_naive_clock_is_refused(db_path: Path) -> None:
+    async with SqliteGameStore(db_path, now=lambda: datetime(2026, 1, 1)) as store:  # noqa: DTZ001
+        with pytest.raises(ValueError, match="timezone-aware"):
+            await store.create_game(GUILD, 10, make_state())
+
+
+async def test_record_replays_to_the_stored_state(store: SqliteGameStore) -> None:
+    row = await store.create_game(GUILD, 10, make_state(3))
+    last = await advance(store, row.id, 150)
+    record = await store.record(row.id)
+    assert len(record.actions) == 150
+    assert record.replay().to_json() == last.to_json()
+    # The log keeps each action's events too.
+    conn = sqlite3.connect(store.path)
+    seqs = [r[0] for r in conn.execute("SELECT seq FROM actions WHERE game_id = ?", (row.id,))]
+    events = [json.loads(r[0]) for r in conn.execute("SELECT events_json FROM actions")]
+    conn.close()
+    assert seqs == list(range(1, 151))
+    assert all(isinstance(e, list) and e for e in events)
+
+
+async def test_export_import_round_trip(store: SqliteGameStore, tmp_path: Path) -> None:
+    row = await store.create_game(GUILD, 10, make_state(4))
+    await advance(store, row.id, 60)
+    exported = await store.export(row.id)
+    assert exported["format"] == "monopoly-record/1"
+    text = json.dumps(exported)  # as a bug report would carry it
+
+    async with SqliteGameStore(tmp_path / "elsewhere.db") as other:
+        imported = await other.import_game(OTHER_GUILD, 77, json.loads(text), created_by=USER)
+        assert imported.status == GameStatus.RUNNING and imported.seq == 60
+        original = await store.load(row.id)
+        assert original.state is not None and imported.state is not None
+        assert imported.state.to_json() == original.state.to_json()
+        assert (await other.export(imported.id)) == exported
+        # Both copies continue identically (same dice future).
+        mine = await advance(store, row.id, 40)
+        theirs = await advance(other, imported.id, 40)
+        assert mine.to_json() == theirs.to_json()
+
+
+async def test_import_refuses_a_bad_record(store: SqliteGameStore) -> None:
+    row = await store.create_game(GUILD, 10, make_state(5))
+    await advance(store, row.id, 30)
+    record = (await store.record(row.id)).to_dict()
+    rolled = next(i for i, a in enumerate(record["actions"]) if a["dice"])
+    record["actions"][rolled]["dice"] = (
+        [[6, 6]] if record["actions"][rolled]["dice"] != [[6, 6]] else [[1, 2]]
+    )
+    for bad in (record, {"format": "nonsense"}, {**record, "start": {"format": "x"}}):
+        with pytest.raises(InvalidRecord):
+            await store.import_game(GUILD, 20, bad)
+    assert await store.game_in_channel(20) is None
+    with pytest.raises(ChannelBusy):
+        await store.import_game(GUILD, 10, (await store.record(row.id)).to_dict())
+
+
+async def test_import_of_a_finished_game(store: SqliteGameStore) -> None:
+    state = new_game([("a", "A"), ("b", "B")], seed=0)
+    record = GameRecord.begin(state)
+    while state.phase != "over":
+        action = next_simple_action(state)
+        assert action is not None
+        record.add(action, apply_action(state, action))
+    row = await store.import_game(GUILD, 10, record.to_dict())
+    assert row.status == GameStatus.FINISHED and row.finished_reason == "over"
+    assert row.state is not None and row.state.to_json() == state.to_json()
+    assert await store.game_in_channel(10) is None  # history does not hold the channel
+
+
+async def test_the_log_is_append_only(store: SqliteGameStore) -> None:
+    row = await store.create_game(GUILD, 10, make_state())
+    await advance(store, row.id, 2)
+    conn = sqlite3.connect(store.path)
+    for statement in ("UPDATE actions SET action_json = '{}'", "DELETE FROM actions"):
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            conn.execute(statement)
+    conn.close()
+
+
+async def test_database_settings(store: SqliteGameStore) -> None:
+    conn = sqlite3.connect(store.path)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn.close()
+
+
+def test_unknown_synchronous_mode_is_refused(db_path: Path) -> None:
+    with pytest.raises(ValueError):
+        SqliteGameStore(db_path, synchronous="OFF")
+
+
+async def test_store_for_settings(tmp_path: Path) -> None:
+    from bot.config import Settings
+    from bot.store import store_for
+
+    settings = Settings.from_env({"MONOPOLY_DB_PATH": str(tmp_path / "x" / "m.db")}, env_file=None)
+    store = store_for(settings, now=lambda: datetime.now(UTC))
+    async with store:
+        await store.create_game(GUILD, 1, make_state())
+    assert (tmp_path / "x" / "m.db").exists()
+
+
+async def test_play_matches_the_engine(store: SqliteGameStore) -> None:
+    state = make_state(6)
+    row = await store.create_game(GUILD, 10, state)
+    expected = state.copy()
+    expected_events = play(expected, 80)
+    got_events = []
+    current = state
+    for _ in range(80):
+        action = next_simple_action(current)
+        assert action is not None
+        result = await store.apply(row.id, action, expected_seq=current.seq)
+        got_events.append(result.events)
+        current = result.state
+    assert got_events == expected_events
+    assert current.to_json() == expected.to_json()
