@@ -10,11 +10,13 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.logging_setup import configure_logging
+from bot.service import GameService, SeedSource
+from bot.store import GameStore, store_for
 
 log = logging.getLogger(__name__)
 
 #: Extension modules (cogs) loaded at start-up, e.g. ``"cogs.game"``.
-EXTENSIONS: tuple[str, ...] = ()
+EXTENSIONS: tuple[str, ...] = ("cogs.monopoly",)
 
 NO_TOKEN_MESSAGE = """\
 monopoly-bot: no DISCORD_TOKEN set, so the bot cannot log in to Discord.
@@ -39,19 +41,34 @@ Reset Token) and put the new one in .env or the environment.
 class MonopolyBot(commands.Bot):
     """The bot: default intents, mention prefix, slash commands provided by cogs."""
 
-    def __init__(self, settings: Settings) -> None:
-        """Create the bot for ``settings``; does not connect to Discord."""
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        store: GameStore | None = None,
+        seeds: SeedSource | None = None,
+    ) -> None:
+        """Create the bot for ``settings``; does not connect to Discord.
+
+        ``store`` defaults to the database named by the settings; tests pass their
+        own, and ``seeds`` to make the dice of new games predictable.
+        """
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
         )
         self.settings = settings
+        self.store = store if store is not None else store_for(settings)
+        self.service = GameService(self.store, seeds=seeds)
 
     async def setup_hook(self) -> None:
         """Load every extension in :data:`EXTENSIONS`, then sync the app command tree.
 
         Commands are synced to ``settings.dev_guild_id`` if set (instant), else globally.
         """
+        await self.store.open()
+        running = await self.store.unfinished_games()
+        log.info("Store open: %d unfinished game(s) picked up", len(running))
         for extension in EXTENSIONS:
             log.info("Loading extension %s", extension)
             await self.load_extension(extension)
@@ -67,6 +84,11 @@ class MonopolyBot(commands.Bot):
             log.info("Syncing application commands globally")
             synced = await self.tree.sync()
         log.info("Synced %d application command(s)", len(synced))
+
+    async def close(self) -> None:
+        """Log out, then close the store after its last writes."""
+        await super().close()
+        await self.store.close()
 
 
 def run_bot(settings: Settings) -> int:

@@ -113,6 +113,9 @@ def _close_if_decided(state: GameState) -> None:
     state.auction = None
     item = {k: auction[k] for k in ("kind", "square") if k in auction}
     if leader is None:
+        if auction["kind"] == "lot":
+            # A lot the bank keeps is never mortgaged (its mortgage died with its owner).
+            state.mortgaged[auction["square"]] = False
         state.emit("auction_unsold", **item)
         return
     # With bids covered by cash this is always paid at once; without, it may be a debt.

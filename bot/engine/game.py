@@ -268,7 +268,9 @@ def _use_jail_card(state: GameState, seat: int, action: dict[str, Any]) -> None:
     player = state.players[seat]
     if not player.in_jail:
         raise IllegalAction("not_in_jail")
-    deck = action.get("deck") or (player.jail_cards[0] if player.jail_cards else None)
+    deck = action.get("deck")
+    if deck is None and player.jail_cards:
+        deck = player.jail_cards[0]
     if deck not in player.jail_cards:
         raise IllegalAction("no_jail_card", deck=deck)
     turns.use_jail_card(state, seat, deck)

@@ -64,6 +64,8 @@ def settle_debts(state: GameState) -> None:
         if debtor.cash < debt["amount"]:
             return
         debts.pop(0)
+        if state.lot_offer is not None and state.lot_offer["debtor"] == debt["debtor"]:
+            state.lot_offer = None  # the debt is paid in cash: the offer of lots lapses
         transfer(state, debt["debtor"], creditor, debt["amount"], debt["reason"])
         state.emit("debt_paid", debtor=debt["debtor"], creditor=creditor, amount=debt["amount"])
 
@@ -101,15 +103,18 @@ def decide_mortgages(state: GameState, seat: int, lift: list[int]) -> None:
     choice = state.mortgage_choices.pop(0)
     squares = state.board.squares
     rules = state.rules
+    # Lifting is paid in cash (checked); the 10 % on kept lots may become a debt.
     for square in choice["squares"]:
-        value = squares[square].mortgage
         if square in lift:
+            value = squares[square].mortgage
             state.mortgaged[square] = False
             state.emit("unmortgaged", player=seat, square=square)
             transfer(state, seat, BANK, value + rules.interest(value), "unmortgage")
-        else:
+    for square in choice["squares"]:
+        if square not in lift:
             state.emit("kept_mortgage", player=seat, square=square)
-            charge(state, seat, BANK, rules.interest(value), "transfer_interest")
+            interest = rules.interest(squares[square].mortgage)
+            charge(state, seat, BANK, interest, "transfer_interest")
 
 
 def return_jail_card(state: GameState, deck: str) -> None:

@@ -30,7 +30,7 @@ def normalise_side(raw: Any) -> dict[str, Any]:
     cards = raw.get("jail_cards", [])
     if not isinstance(cash, int) or isinstance(cash, bool) or cash < 0:
         raise IllegalAction("bad_amount")
-    if not isinstance(lots, list) or not all(isinstance(i, int) for i in lots):
+    if not isinstance(lots, list) or not all(type(i) is int for i in lots):
         raise IllegalAction("bad_trade")
     if len(set(lots)) != len(lots):
         raise IllegalAction("bad_trade")
@@ -70,6 +70,15 @@ def check_trade(state: GameState, trade: dict[str, Any]) -> None:
     give, get = trade["give"], trade["get"]
     check_side(state, giver, give)
     check_side(state, taker, get)
+    # 000: a bankrupt "muss dem Gläubiger alles, was er an Werten hat, übergeben" -
+    # so while in debt a player may sell lots and cards for cash, never give cash or
+    # assets away for nothing.
+    for seat, gives, receives in ((giver, give, get), (taker, get, give)):
+        gives_assets = gives["lots"] or gives["jail_cards"]
+        if any(d["debtor"] == seat for d in state.debts) and (
+            gives["cash"] or (gives_assets and not receives["cash"])
+        ):
+            raise IllegalAction("in_debt_sell_for_cash", player=seat)
     # Cash after the swap must cover the 10 % on mortgaged lots received.
     giver_cash = state.players[giver].cash - give["cash"] + get["cash"]
     taker_cash = state.players[taker].cash - get["cash"] + give["cash"]
@@ -82,7 +91,7 @@ def check_trade(state: GameState, trade: dict[str, Any]) -> None:
 def build_trade(state: GameState, seat: int, action: dict[str, Any]) -> dict[str, Any]:
     """Validate a proposal and return the trade record (not yet stored)."""
     other = action.get("to")
-    if not isinstance(other, int) or not 0 <= other < len(state.players) or other == seat:
+    if type(other) is not int or not 0 <= other < len(state.players) or other == seat:
         raise IllegalAction("bad_trade_partner")
     trade = {
         "id": state.next_trade_id,
@@ -162,6 +171,8 @@ def check_accept_lots(state: GameState, seat: int) -> dict[str, Any]:
     """Raise unless ``seat`` is the creditor of a lot offer it can accept now."""
     offer = state.lot_offer
     if offer is None or offer["creditor"] != seat:
+        raise IllegalAction("no_offer")
+    if not state.debts or state.debts[0]["debtor"] != offer["debtor"]:
         raise IllegalAction("no_offer")
     check_side(state, offer["debtor"], {"cash": 0, "lots": offer["lots"], "jail_cards": []})
     if state.players[seat].cash < interest_due(state, offer["lots"]):

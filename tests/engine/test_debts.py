@@ -130,11 +130,6 @@ def test_a_debt_of_another_player_holds_up_the_turn() -> None:
     assert state.phase == "end"
 
 
-@pytest.mark.xfail(
-    reason="engine bug: a debtor may give cash to a third player in a trade, then go "
-    "bankrupt and leave the creditor nothing",
-    strict=True,
-)
 def test_a_debtor_cannot_give_cash_away_to_a_third_player() -> None:
     """000: a bankrupt "muss dem Gläubiger alles, was er an Werten hat, übergeben"; and
     "Den Spielern ist das Verleihen von Geld ... untereinander nicht gestattet."
@@ -239,11 +234,6 @@ def test_a_mortgaged_lot_taken_as_part_payment_asks_the_creditor_to_lift_or_pay(
     assert cash(state) == [25, 1567]
 
 
-@pytest.mark.xfail(
-    reason="engine bug: a lot offer outlives the debt it was made for; accept_lots "
-    "then crashes with IndexError (and legal_actions lists it)",
-    strict=True,
-)
 def test_a_lot_offer_lapses_when_the_debt_is_paid_otherwise() -> None:
     state = in_debt(lots=owned(0, THEATERSTRASSE, MUSEUMSTRASSE))
     act(state, "offer_lots", 0, lots=[THEATERSTRASSE], value=50)

@@ -145,10 +145,6 @@ def test_malformed_proposals(action: dict[str, Any], code: str) -> None:
     refuse(state, "propose_trade", 0, code, **action)
 
 
-@pytest.mark.xfail(
-    reason="engine bug: a bool is taken as a seat or square in trades (True == 1)",
-    strict=True,
-)
 @pytest.mark.parametrize(
     ("action", "code"),
     [
@@ -339,11 +335,6 @@ def test_several_mortgaged_lots_lift_some_keep_others() -> None:
     assert state.mortgaged[BADSTRASSE] and not state.mortgaged[TURMSTRASSE]
 
 
-@pytest.mark.xfail(
-    reason="engine bug: decide_mortgages checks only the cost of the lifted lots; the 10 % "
-    "on the kept ones is charged first and the lift then drives cash below zero",
-    strict=True,
-)
 def test_lifting_one_received_lot_and_keeping_another_never_leaves_cash_below_zero() -> None:
     state = game(
         [{}, {"cash": 85}],

@@ -1,0 +1,164 @@
+"""The game service: lobbies, seats and actions on top of the store, without Discord.
+
+The cogs turn clicks into calls here; this module maps Discord users to seats,
+keeps lobby lists consistent under a per-game lock, starts games with a fresh
+seed and hands every action to the store (which applies it atomically).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.engine.errors import IllegalAction
+from bot.engine.game import new_game
+from bot.engine.rules import Rules
+from bot.engine.state import GameState
+from bot.store import ApplyResult, GameRow, GameStatus, GameStore
+
+SeedSource = Callable[[], int]
+
+
+@dataclass(frozen=True)
+class LobbyPlayer:
+    """A member who joined a lobby."""
+
+    id: int
+    name: str
+
+
+class GameService:
+    """Lobbies and actions for every game, backed by a :class:`GameStore`."""
+
+    def __init__(self, store: GameStore, *, seeds: SeedSource | None = None) -> None:
+        self.store = store
+        self._seeds = seeds or (lambda: secrets.randbits(62))
+        self._lobby_locks: dict[int, asyncio.Lock] = {}
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        return self._lobby_locks.setdefault(game_id, asyncio.Lock())
+
+    # -- lobby --------------------------------------------------------------------------
+
+    async def open_lobby(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host: LobbyPlayer,
+        *,
+        preset: str,
+        lang: str,
+        theme: str | None,
+        max_players: int | None,
+    ) -> GameRow:
+        """Create a lobby in the channel with the host as its first player."""
+        rules = Rules.from_preset(preset)
+        settings = {
+            "host": host.id,
+            "players": [{"id": host.id, "name": host.name}],
+            "preset": preset,
+            "lang": lang,
+            "theme": theme,
+            "max_players": min(max_players or rules.max_players, rules.max_players),
+        }
+        return await self.store.create_game(
+            guild_id, channel_id, None, created_by=host.id, settings=settings
+        )
+
+    async def join(self, game_id: int, player: LobbyPlayer) -> dict[str, Any]:
+        """Add ``player`` to the lobby; returns the new settings."""
+        async with self._lock(game_id):
+            row = await self._lobby(game_id)
+            settings = dict(row.settings)
+            players = list(settings["players"])
+            if any(p["id"] == player.id for p in players):
+                raise IllegalAction("already_joined")
+            if len(players) >= settings["max_players"]:
+                raise IllegalAction("lobby_full", maximum=settings["max_players"])
+            players.append({"id": player.id, "name": player.name})
+            settings["players"] = players
+            await self.store.set_settings(game_id, settings)
+            return settings
+
+    async def leave(self, game_id: int, user_id: int) -> dict[str, Any]:
+        """Remove a player from the lobby (the host cannot leave; they end it)."""
+        async with self._lock(game_id):
+            row = await self._lobby(game_id)
+            settings = dict(row.settings)
+            if user_id == settings["host"]:
+                raise IllegalAction("host_cannot_leave")
+            players = [p for p in settings["players"] if p["id"] != user_id]
+            if len(players) == len(settings["players"]):
+                raise IllegalAction("not_in_lobby")
+            settings["players"] = players
+            await self.store.set_settings(game_id, settings)
+            return settings
+
+    async def update_lobby(self, game_id: int, user_id: int, **changes: Any) -> dict[str, Any]:
+        """The host changes lobby settings (preset, language, rule overrides)."""
+        async with self._lock(game_id):
+            row = await self._lobby(game_id)
+            settings = dict(row.settings)
+            if user_id != settings["host"]:
+                raise IllegalAction("host_only")
+            settings.update(changes)
+            Rules.from_preset(settings["preset"], **settings.get("overrides", {}))
+            await self.store.set_settings(game_id, settings)
+            return settings
+
+    async def start(self, game_id: int, user_id: int) -> GameRow:
+        """The host starts the game: seats in joining order, a fresh seed."""
+        async with self._lock(game_id):
+            row = await self._lobby(game_id)
+            settings = row.settings
+            if user_id != settings["host"]:
+                raise IllegalAction("host_only")
+            rules = Rules.from_preset(settings["preset"], **settings.get("overrides", {}))
+            players = [(str(p["id"]), p["name"]) for p in settings["players"]]
+            state = new_game(players, seed=self._seeds(), rules=rules)
+            return await self.store.start_game(game_id, state)
+
+    async def _lobby(self, game_id: int) -> GameRow:
+        row = await self.store.load(game_id)
+        if row.status != GameStatus.LOBBY:
+            raise IllegalAction("already_started")
+        return row
+
+    # -- play ---------------------------------------------------------------------------
+
+    @staticmethod
+    def seat_of(state: GameState, user_id: int) -> int | None:
+        """The seat of a Discord user in the game, or None."""
+        key = str(user_id)
+        for seat, player in enumerate(state.players):
+            if player.id == key:
+                return seat
+        return None
+
+    async def act(
+        self,
+        game_id: int,
+        user_id: int,
+        action: dict[str, Any],
+        *,
+        expected_seq: int | None = None,
+    ) -> ApplyResult:
+        """Apply ``action`` for the user's seat; raises IllegalAction or StaleAction."""
+        row = await self.store.load(game_id)
+        if row.state is None:
+            raise IllegalAction("not_started")
+        seat = self.seat_of(row.state, user_id)
+        if seat is None:
+            raise IllegalAction("not_a_player")
+        return await self.store.apply(
+            game_id, {**action, "player": seat}, expected_seq=expected_seq
+        )
+
+    async def act_as_host(
+        self, game_id: int, action: dict[str, Any], *, expected_seq: int | None = None
+    ) -> ApplyResult:
+        """Apply a host or system action (``remove_player``, ``end_game``, ``time_up``)."""
+        return await self.store.apply(game_id, action, expected_seq=expected_seq)

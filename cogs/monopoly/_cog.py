@@ -1,0 +1,585 @@
+"""The ``/monopoly`` commands and every button of a game."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine.auctions import next_minimum
+from bot.engine.errors import IllegalAction
+from bot.engine.legal import legal_actions
+from bot.engine.rules import Rules, available_presets
+from bot.engine.state import GameState
+from bot.engine.themes import available_themes
+from bot.i18n import normalise_language, t
+from bot.rules_summary import describe_rules
+from bot.service import GameService, LobbyPlayer
+from bot.store import ApplyResult, ChannelBusy, GameRow, StoreError
+from cogs.monopoly import _panels as panels
+from cogs.monopoly._text import Narrator, refusal, theme_of
+
+log = logging.getLogger(__name__)
+
+# Buttons that map straight to an engine action of the clicking player.
+SIMPLE_ACTIONS: dict[str, dict[str, Any]] = {
+    "roll": {"type": "roll"},
+    "pay_bail": {"type": "pay_bail"},
+    "use_jail_card": {"type": "use_jail_card"},
+    "buy": {"type": "buy"},
+    "decline": {"type": "decline"},
+    "choose_pay": {"type": "choose", "option": "pay"},
+    "choose_draw": {"type": "choose", "option": "draw"},
+    "keep_mortgages": {"type": "decide_mortgages", "lift": []},
+    "end_turn": {"type": "end_turn"},
+    "declare_bankruptcy": {"type": "declare_bankruptcy"},
+    "auction_pass": {"type": "auction_pass"},
+    "resign_confirm": {"type": "resign"},
+}
+# Buttons whose argument is a square.
+SQUARE_ACTIONS = ("build", "sell_building", "mortgage", "unmortgage", "claim_rent")
+
+
+def user_lang(interaction: discord.Interaction) -> str:
+    """German or English for ephemeral replies, from the clicking user's locale."""
+    return normalise_language(str(interaction.locale))
+
+
+class BidModal(discord.ui.Modal):
+    """Asks for an exact bid."""
+
+    def __init__(self, cog: MonopolyCog, game: int, seq: int, lang: str) -> None:
+        super().__init__(title=t(lang, "modal.bid_title"), custom_id=f"bidmodal:{game}:{seq}")
+        self.cog, self.game, self.seq, self.lang = cog, game, seq, lang
+        self.amount = discord.ui.TextInput(label=t(lang, "modal.bid_label"), max_length=9)
+        self.add_item(self.amount)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        """Parse the amount and bid it."""
+        text = self.amount.value.strip().replace(".", "").replace(",", "").replace("€", "")
+        if not text.isdigit():
+            await interaction.response.send_message(
+                t(self.lang, "error.bad_number", text=self.amount.value), ephemeral=True
+            )
+            return
+        await self.cog.run_action(
+            interaction, self.game, {"type": "bid", "amount": int(text)}, expected_seq=None
+        )
+
+
+class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
+    """MONOPOLY games in channels: lobby, turns, auctions, management."""
+
+    def __init__(self, bot: commands.Bot, service: GameService) -> None:
+        self.bot = bot
+        self.service = service
+        self._publish_locks: dict[int, asyncio.Lock] = {}
+        super().__init__()
+
+    # -- helpers ------------------------------------------------------------------------
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        return self._publish_locks.setdefault(game_id, asyncio.Lock())
+
+    async def _reply(
+        self, interaction: discord.Interaction, text: str, *, ephemeral: bool = True
+    ) -> None:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=ephemeral)
+        else:
+            await interaction.response.send_message(text, ephemeral=ephemeral)
+
+    async def _game_here(self, interaction: discord.Interaction) -> GameRow | None:
+        row = await self.service.store.game_in_channel(interaction.channel_id or 0)
+        if row is None:
+            await self._reply(interaction, t(user_lang(interaction), "error.no_game_here"))
+        return row
+
+    async def _running_here(self, interaction: discord.Interaction) -> GameRow | None:
+        row = await self._game_here(interaction)
+        if row is not None and row.state is None:
+            await self._reply(interaction, t(user_lang(interaction), "error.not_started"))
+            return None
+        return row
+
+    # -- commands -----------------------------------------------------------------------
+
+    @app_commands.command(name="start", description="Open a MONOPOLY lobby in this channel")
+    @app_commands.describe(
+        preset="Rules to play by",
+        language="Language of the game",
+        theme="Names on the board",
+        max_players="Most players allowed",
+    )
+    @app_commands.choices(
+        preset=[app_commands.Choice(name=p, value=p) for p in available_presets()],
+        language=[
+            app_commands.Choice(name="Deutsch", value="de"),
+            app_commands.Choice(name="English", value="en"),
+        ],
+        theme=[app_commands.Choice(name=th, value=th) for th in available_themes()],
+    )
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        preset: str = "classic",
+        language: str | None = None,
+        theme: str | None = None,
+        max_players: app_commands.Range[int, 2, 10] | None = None,
+    ) -> None:
+        """Open a lobby: players join with a button, the host starts the game."""
+        lang = language or user_lang(interaction)
+        host = LobbyPlayer(interaction.user.id, interaction.user.display_name)
+        try:
+            row = await self.service.open_lobby(
+                interaction.guild_id or 0,
+                interaction.channel_id or 0,
+                host,
+                preset=preset,
+                lang=lang,
+                theme=theme,
+                max_players=max_players,
+            )
+        except ChannelBusy:
+            await self._reply(interaction, t(user_lang(interaction), "error.channel_busy"))
+            return
+        await interaction.response.send_message(**panels.lobby_message(row.id, row.settings))
+
+    @app_commands.command(name="status", description="Your cash, lots and cards (only you see it)")
+    async def status(self, interaction: discord.Interaction) -> None:
+        """Show the caller's own position, privately."""
+        row = await self._running_here(interaction)
+        if row is None:
+            return
+        state = row.state
+        assert state is not None
+        lang = user_lang(interaction)
+        seat = self.service.seat_of(state, interaction.user.id)
+        if seat is None:
+            await self._reply(interaction, t(lang, "error.not_a_player"))
+            return
+        narrator = Narrator(state, lang, theme_of(row.settings))
+        player = state.players[seat]
+        lots = [
+            narrator.square(i)
+            + (" (H)" if state.mortgaged[i] else "")
+            + (f" 🏠×{state.houses[i]}" if 0 < state.houses[i] < 5 else "")
+            + (" 🏨" if state.houses[i] == 5 else "")
+            for i, owner in enumerate(state.owner)
+            if owner == seat
+        ]
+        debts = [narrator.money(d["amount"]) for d in state.debts if d["debtor"] == seat]
+        text = t(
+            lang,
+            "status.text",
+            cash=narrator.money(player.cash),
+            square=narrator.square(player.position),
+            lots=", ".join(lots) or "–",
+            cards=len(player.jail_cards),
+            debts=", ".join(debts) or "–",
+        )
+        await self._reply(interaction, text)
+
+    @app_commands.command(name="board", description="Post the current board")
+    async def board(self, interaction: discord.Interaction) -> None:
+        """Post the board image."""
+        row = await self._running_here(interaction)
+        if row is None:
+            return
+        await interaction.response.defer()
+        file = await panels.board_file(row.state, row.settings)  # type: ignore[arg-type]
+        await interaction.followup.send(file=file)
+
+    @app_commands.command(name="players", description="Cash and net worth of every player")
+    async def players(self, interaction: discord.Interaction) -> None:
+        """The net-worth table."""
+        row = await self._running_here(interaction)
+        if row is None:
+            return
+        await self._reply(
+            interaction,
+            panels.wealth_table(
+                row.state,
+                {
+                    **row.settings,  # type: ignore[arg-type]
+                    "lang": user_lang(interaction),
+                },
+            ),
+        )
+
+    @app_commands.command(name="rules", description="The rules of this game")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        """The active preset and settings."""
+        row = await self._game_here(interaction)
+        if row is None:
+            return
+        lang = user_lang(interaction)
+        if row.state is not None:
+            rules = row.state.rules
+        else:
+            rules = Rules.from_preset(row.settings["preset"], **row.settings.get("overrides", {}))
+        await self._reply(interaction, "\n".join(describe_rules(rules, lang))[:1900])
+
+    @app_commands.command(name="help", description="How to play with this bot")
+    async def help(self, interaction: discord.Interaction) -> None:
+        """A short guide."""
+        await self._reply(interaction, t(user_lang(interaction), "help.text"))
+
+    @app_commands.command(name="end", description="End the game in this channel (host)")
+    @app_commands.choices(
+        mode=[
+            app_commands.Choice(name="richest wins", value="wealth"),
+            app_commands.Choice(name="abandon", value="abandon"),
+        ]
+    )
+    async def end(self, interaction: discord.Interaction, mode: str = "wealth") -> None:
+        """The host (or a member with Manage Server) ends the game."""
+        row = await self._game_here(interaction)
+        if row is None:
+            return
+        lang = user_lang(interaction)
+        if not self._may_host(interaction, row):
+            await self._reply(interaction, t(lang, "error.host_only"))
+            return
+        if row.state is None:
+            await self.service.store.finish(row.id, "abandoned")
+            await self._reply(interaction, t(lang, "lobby.closed"), ephemeral=False)
+            return
+        await interaction.response.defer()
+        try:
+            result = await self.service.act_as_host(row.id, {"type": "end_game", "mode": mode})
+        except (IllegalAction, StoreError) as error:
+            await self._reply(interaction, refusal(lang, error))
+            return
+        await self.publish(interaction.channel, row.id, result)  # type: ignore[arg-type]
+
+    @app_commands.command(name="kick", description="Remove a player; their assets go to the bank")
+    async def kick(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        """The host removes a player from the running game."""
+        row = await self._running_here(interaction)
+        if row is None:
+            return
+        lang = user_lang(interaction)
+        if not self._may_host(interaction, row):
+            await self._reply(interaction, t(lang, "error.host_only"))
+            return
+        seat = self.service.seat_of(row.state, member.id)  # type: ignore[arg-type]
+        if seat is None:
+            await self._reply(interaction, t(lang, "error.not_a_player"))
+            return
+        await interaction.response.defer()
+        try:
+            result = await self.service.act_as_host(
+                row.id, {"type": "remove_player", "target": seat}
+            )
+        except (IllegalAction, StoreError) as error:
+            await self._reply(interaction, refusal(lang, error))
+            return
+        await self.publish(interaction.channel, row.id, result)  # type: ignore[arg-type]
+
+    def _may_host(self, interaction: discord.Interaction, row: GameRow) -> bool:
+        perms = getattr(interaction.user, "guild_permissions", None)
+        return interaction.user.id == row.settings.get("host") or bool(perms and perms.manage_guild)
+
+    # -- buttons ------------------------------------------------------------------------
+
+    async def on_button(
+        self,
+        interaction: discord.Interaction,
+        game: int,
+        seq: int | str,
+        act: str,
+        arg: str | None,
+    ) -> None:
+        """Every click on a game button lands here."""
+        lang = user_lang(interaction)
+        if seq == "L":
+            await self.on_lobby_button(interaction, game, act)
+            return
+        assert isinstance(seq, int)
+        if act == "bid_modal":
+            # A modal must be the first response: open it before touching the store.
+            await interaction.response.send_modal(BidModal(self, game, seq, lang))
+            return
+        if act == "resign":
+            view = discord.ui.View(timeout=None)
+            from cogs.monopoly._ids import GameButton
+
+            view.add_item(
+                GameButton(
+                    game,
+                    seq,
+                    "resign_confirm",
+                    label=t(lang, "button.resign_confirm"),
+                    style=discord.ButtonStyle.danger,
+                )
+            )
+            await interaction.response.send_message(
+                t(lang, "resign.confirm"), view=view, ephemeral=True
+            )
+            return
+        if act == "manage":
+            await self.open_manage_menu(interaction, game)
+            return
+        if act == "trade_menu":
+            await self._reply(interaction, t(lang, "trade.use_command"))
+            return
+        if act in SIMPLE_ACTIONS:
+            await self.run_action(interaction, game, dict(SIMPLE_ACTIONS[act]), expected_seq=seq)
+            return
+        if act == "lift_mortgages":
+            row = await self.service.store.load(game)
+            lift = (
+                row.state.mortgage_choices[0]["squares"]
+                if row.state and row.state.mortgage_choices
+                else []
+            )  # noqa: E501
+            await self.run_action(
+                interaction, game, {"type": "decide_mortgages", "lift": lift}, expected_seq=seq
+            )
+            return
+        if act == "raise":
+            row = await self.service.store.load(game)
+            state = row.state
+            if state is None or state.auction is None:
+                await self._reply(interaction, t(lang, "error.no_auction"))
+                return
+            base = state.auction["high"] if state.auction["leader"] is not None else 0
+            amount = max(base + int(arg or 1), next_minimum(state))
+            await self.run_action(
+                interaction, game, {"type": "bid", "amount": amount}, expected_seq=seq
+            )
+            return
+        if act in SQUARE_ACTIONS and arg is not None and arg.isdigit():
+            await self.run_action(
+                interaction,
+                game,
+                {"type": act, "square": int(arg)},
+                expected_seq=None,
+                ephemeral_origin=True,
+            )
+            return
+        await self._reply(interaction, t(lang, "error.unknown_button"))
+
+    async def run_action(
+        self,
+        interaction: discord.Interaction,
+        game: int,
+        action: dict[str, Any],
+        *,
+        expected_seq: int | None,
+        ephemeral_origin: bool = False,
+    ) -> None:
+        """Apply the clicking user's action, then update the game's messages."""
+        lang = user_lang(interaction)
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=ephemeral_origin, thinking=False)
+        try:
+            result = await self.service.act(
+                game, interaction.user.id, action, expected_seq=expected_seq
+            )
+        except (IllegalAction, StoreError) as error:
+            await interaction.followup.send(refusal(lang, error), ephemeral=True)
+            return
+        if ephemeral_origin:
+            await interaction.followup.send(t(lang, "manage.done"), ephemeral=True)
+        channel = interaction.channel
+        await self.publish(channel, game, result)  # type: ignore[arg-type]
+
+    async def open_manage_menu(self, interaction: discord.Interaction, game: int) -> None:
+        """An ephemeral list of what the user may build, sell, mortgage or lift now."""
+        from cogs.monopoly._ids import GameButton
+
+        lang = user_lang(interaction)
+        row = await self.service.store.load(game)
+        state = row.state
+        seat = self.service.seat_of(state, interaction.user.id) if state else None
+        if state is None or seat is None:
+            await self._reply(interaction, t(lang, "error.not_a_player"))
+            return
+        narrator = Narrator(state, lang, theme_of(row.settings))
+        view = discord.ui.View(timeout=None)
+        icons = {"build": "🏠", "sell_building": "💰", "mortgage": "🏦", "unmortgage": "🔓"}
+        for action in legal_actions(state, seat):
+            kind = action["type"]
+            if kind not in icons or len(view.children) >= 25:
+                continue
+            label = t(lang, f"manage.{kind}", square=narrator.square(action["square"]))[:80]
+            view.add_item(
+                GameButton(
+                    game, state.seq, kind, str(action["square"]), label=label, emoji=icons[kind]
+                )
+            )
+        if not view.children:
+            await self._reply(interaction, t(lang, "manage.nothing"))
+            return
+        await interaction.response.send_message(t(lang, "manage.title"), view=view, ephemeral=True)
+
+    async def on_lobby_button(self, interaction: discord.Interaction, game: int, act: str) -> None:
+        """Join, leave, show rules or start a lobby."""
+        lang = user_lang(interaction)
+        user = LobbyPlayer(interaction.user.id, interaction.user.display_name)
+        try:
+            if act == "rules":
+                row = await self.service.store.load(game)
+                rules = Rules.from_preset(
+                    row.settings["preset"], **row.settings.get("overrides", {})
+                )
+                await self._reply(interaction, "\n".join(describe_rules(rules, lang))[:1900])
+                return
+            if act == "join":
+                settings = await self.service.join(game, user)
+            elif act == "leave":
+                settings = await self.service.leave(game, user.id)
+            elif act == "start":
+                await interaction.response.defer()
+                row = await self.service.start(game, user.id)
+                state = row.state
+                assert state is not None
+                settings = dict(row.settings)
+                await interaction.message.edit(view=None)  # type: ignore[union-attr]
+                lines = Narrator(state, settings["lang"], theme_of(settings)).lines(state.events)
+                await self.post_turn_message(
+                    interaction.channel,
+                    row.id,
+                    state,
+                    settings,
+                    lines,  # type: ignore[arg-type]
+                )
+                return
+            else:
+                await self._reply(interaction, t(lang, "error.unknown_button"))
+                return
+        except (IllegalAction, StoreError) as error:
+            await self._reply(interaction, refusal(lang, error))
+            return
+        await interaction.response.edit_message(**panels.lobby_message(game, settings))
+
+    # -- publishing ---------------------------------------------------------------------
+
+    async def post_turn_message(
+        self,
+        channel: discord.abc.Messageable,
+        game: int,
+        state: GameState,
+        settings: dict[str, Any],
+        lines: list[str],
+    ) -> None:
+        """Post a new turn message with the board and remember it."""
+        mention = " ".join(f"<@{state.players[s].id}>" for s in _waiting(state))
+        message = await channel.send(
+            content=mention or None,
+            embed=panels.turn_embed(state, settings, lines),
+            view=panels.turn_view(game, state, settings),
+            file=await panels.board_file(state, settings),
+        )
+        settings["turn_message"] = message.id
+        settings["turn_lines"] = lines[-panels.MAX_LINES :]
+        await self.service.store.set_settings(game, settings)
+
+    async def publish(
+        self, channel: discord.abc.Messageable, game: int, result: ApplyResult
+    ) -> None:
+        """Show what an action did: edit the turn message, or start a new one."""
+        async with self._lock(game):
+            row = await self.service.store.load(game)
+            state = row.state
+            assert state is not None
+            settings = dict(row.settings)
+            lang = settings["lang"]
+            narrator = Narrator(state, lang, theme_of(settings))
+            before: list[str] = []
+            after: list[str] = []
+            new_turn = False
+            for event in result.events:
+                if event["type"] == "turn":
+                    new_turn = True
+                line = narrator.line(event)
+                if line:
+                    (after if new_turn else before).append(line)
+            lines = list(settings.get("turn_lines", [])) + before
+            await self._update_auction(channel, game, state, settings, result.events)
+            old_id = settings.get("turn_message")
+            if state.phase == "over":
+                await self._edit_turn_message(
+                    channel, game, old_id, state, settings, lines, final=True
+                )
+                await channel.send(
+                    embed=panels.final_embed(state, settings),
+                    file=await panels.board_file(state, settings),
+                )
+                settings["turn_lines"] = []
+                await self.service.store.set_settings(game, settings)
+                return
+            if new_turn or old_id is None:
+                await self._edit_turn_message(
+                    channel, game, old_id, state, settings, lines, final=True
+                )
+                await self.post_turn_message(channel, game, state, settings, after)
+                return
+            settings["turn_lines"] = lines[-panels.MAX_LINES :]
+            await self._edit_turn_message(
+                channel, game, old_id, state, settings, lines, final=False
+            )
+            await self.service.store.set_settings(game, settings)
+
+    async def _edit_turn_message(
+        self,
+        channel: discord.abc.Messageable,
+        game: int,
+        message_id: int | None,
+        state: GameState,
+        settings: dict[str, Any],
+        lines: list[str],
+        *,
+        final: bool,
+    ) -> None:
+        if message_id is None:
+            return
+        message = channel.get_partial_message(message_id)  # type: ignore[attr-defined]
+        embed = panels.turn_embed(state, settings, lines)
+        view = None if final else panels.turn_view(game, state, settings)
+        try:
+            await message.edit(embed=embed, view=view)
+        except discord.HTTPException:
+            log.warning("Could not edit turn message %s", message_id, exc_info=True)
+
+    async def _update_auction(
+        self,
+        channel: discord.abc.Messageable,
+        game: int,
+        state: GameState,
+        settings: dict[str, Any],
+        events: list[dict[str, Any]],
+    ) -> None:
+        message_id = settings.get("auction_message")
+        closed = [e for e in events if e["type"] in ("auction_won", "auction_unsold")]
+        if message_id is not None and (closed or state.auction is None):
+            narrator = Narrator(state, settings["lang"], theme_of(settings))
+            text = "\n".join(narrator.lines(closed)) or t(settings["lang"], "auction.closed")
+            try:
+                await channel.get_partial_message(message_id).edit(  # type: ignore[attr-defined]
+                    content=text, embed=None, view=None
+                )
+            except discord.HTTPException:
+                log.warning("Could not close auction message %s", message_id, exc_info=True)
+            settings.pop("auction_message", None)
+            message_id = None
+        if state.auction is None:
+            return
+        payload = panels.auction_message(game, state, settings)
+        if message_id is None:
+            message = await channel.send(**payload)
+            settings["auction_message"] = message.id
+        else:
+            await channel.get_partial_message(message_id).edit(**payload)  # type: ignore[attr-defined]
+
+
+def _waiting(state: GameState) -> list[int]:
+    from bot.engine.legal import waiting_for
+
+    return waiting_for(state) if state.phase != "over" else []

@@ -1,0 +1,113 @@
+"""Turning engine events and refusals into short German or English lines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.engine.board import Board
+from bot.engine.errors import IllegalAction
+from bot.engine.state import BANK, POT, GameState
+from bot.engine.themes import Theme, load_theme
+from bot.i18n import money, t
+from bot.store import StoreError
+
+
+def theme_of(settings: dict[str, Any]) -> Theme | None:
+    """The theme chosen for a game, if any."""
+    theme = settings.get("theme")
+    return load_theme(theme) if theme else None
+
+
+class Narrator:
+    """Writes what happened in a game's language, with its board and theme names."""
+
+    def __init__(self, state: GameState, lang: str, theme: Theme | None = None) -> None:
+        self.state = state
+        self.lang = lang
+        self.board: Board = state.board
+        self.theme = theme
+
+    def square(self, index: int) -> str:
+        """The display name of a square."""
+        if self.theme is not None:
+            return self.theme.square_name(self.board, index)
+        return self.board.squares[index].name
+
+    def player(self, seat: int) -> str:
+        """A player's name, the bank or the pot."""
+        if seat == BANK:
+            return t(self.lang, "word.bank")
+        if seat == POT:
+            return t(self.lang, "word.pot")
+        return self.state.players[seat].name
+
+    def money(self, amount: int) -> str:
+        """An amount in the board's currency."""
+        return money(self.lang, amount, self.board.currency)
+
+    def card_text(self, deck: str, card_id: int) -> str:
+        """The printed text of a card (as the board data has it)."""
+        return self.board.card(deck, card_id).text
+
+    def line(self, event: dict[str, Any]) -> str | None:
+        """One line for an event, or None for events not worth a line."""
+        kind = event["type"]
+        lang = self.lang
+        params: dict[str, Any] = {}
+        for key, value in event.items():
+            if key in ("player", "from", "to", "owner", "debtor", "creditor", "payer", "winner"):
+                if isinstance(value, int):
+                    params[key] = self.player(value)
+            elif key == "square" and isinstance(value, int):
+                params["square"] = self.square(value)
+            elif key in ("amount", "price", "min", "debt", "value"):
+                params[key] = self.money(value)
+        if kind == "rolled":
+            first, second = event["dice"]
+            double = t(lang, "event.doubles") if first == second else ""
+            return t(
+                lang, "event.rolled", a=first, b=second, sum=first + second, double=double, **params
+            )
+        if kind == "moved":
+            params["square"] = self.square(event["to"])
+            return t(lang, "event.moved", **params)
+        if kind == "payment":
+            key = f"event.payment.{event['reason']}"
+            text = t(lang, key, **params)
+            return text if text != key else t(lang, "event.payment", **params)
+        if kind == "card":
+            deck = t(lang, f"deck.{event['deck']}")
+            if self.theme is not None:
+                deck = self.theme.deck_name(self.board, event["deck"])
+            return t(
+                lang,
+                "event.card",
+                deck=deck,
+                text=self.card_text(event["deck"], event["card"]),
+                **params,
+            )
+        if kind == "game_over":
+            if event.get("winner") is None:
+                return t(lang, "event.game_abandoned")
+            return t(lang, f"event.game_over.{event['reason']}", **params)
+        if kind in ("order_roll", "turn", "lots_offered", "trade_proposed"):
+            return None
+        key = f"event.{kind}"
+        text = t(lang, key, **params)
+        return None if text == key else text
+
+    def lines(self, events: list[dict[str, Any]]) -> list[str]:
+        """Lines for every event worth telling."""
+        return [line for event in events if (line := self.line(event))]
+
+
+def refusal(lang: str, error: Exception) -> str:
+    """A polite message for an action the rules or the store refused."""
+    if isinstance(error, IllegalAction | StoreError):
+        params = {k: v for k, v in error.params.items()}
+        key = f"error.{error.code}"
+        text = t(lang, key, **params)
+        if text != key:
+            return text
+        return t(lang, "error.generic", code=error.code)
+    return t(lang, "error.unexpected")
