@@ -9,9 +9,10 @@ import discord
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.i18n import normalise_language, t
 from bot.logging_setup import configure_logging
 from bot.service import GameService, SeedSource
-from bot.store import GameStore, store_for
+from bot.store import GameInfo, GameStore, store_for
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,11 @@ class MonopolyBot(commands.Bot):
         self.settings = settings
         self.store = store if store is not None else store_for(settings)
         self.service = GameService(self.store, seeds=seeds)
+        # Games set aside at start-up because their state could not be read; their
+        # channels are told once the bot is connected (see on_ready).
+        self.broken_games: list[GameInfo] = []
+        if getattr(self.store, "on_broken", "absent") is None:
+            self.store.on_broken = self.broken_games.append  # type: ignore[attr-defined]
 
     async def setup_hook(self) -> None:
         """Load every extension in :data:`EXTENSIONS`, then sync the app command tree.
@@ -84,6 +90,20 @@ class MonopolyBot(commands.Bot):
             log.info("Syncing application commands globally")
             synced = await self.tree.sync()
         log.info("Synced %d application command(s)", len(synced))
+
+    async def on_ready(self) -> None:
+        """Tell the channels of games that had to be set aside (admins can export them)."""
+        while self.broken_games:
+            info = self.broken_games.pop(0)
+            channel = self.get_channel(info.channel_id)
+            lang = normalise_language(info.settings.get("lang") if info.settings else None)
+            if isinstance(channel, discord.abc.Messageable):
+                try:
+                    await channel.send(t(lang, "admin.broken_game", game=info.id))
+                except discord.HTTPException:
+                    log.warning(
+                        "Could not tell channel %s about broken game %s", info.channel_id, info.id
+                    )
 
     async def close(self) -> None:
         """Log out, then close the store after its last writes."""

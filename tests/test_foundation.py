@@ -166,9 +166,9 @@ def test_monopoly_bot_constructs_offline() -> None:
 
 @pytest.mark.parametrize("guild_id", [None, 1234])
 def test_setup_hook_syncs_command_tree(
-    monkeypatch: pytest.MonkeyPatch, guild_id: int | None
+    monkeypatch: pytest.MonkeyPatch, guild_id: int | None, tmp_path: Path
 ) -> None:
-    bot = MonopolyBot(make_settings(dev_guild_id=guild_id))
+    bot = MonopolyBot(make_settings(dev_guild_id=guild_id, db_path=tmp_path / "games.db"))
     synced_to: list[object] = []
 
     async def fake_sync(*, guild: discord.abc.Snowflake | None = None) -> list[object]:
@@ -176,7 +176,13 @@ def test_setup_hook_syncs_command_tree(
         return []
 
     monkeypatch.setattr(bot.tree, "sync", fake_sync)
-    asyncio.run(bot.setup_hook())
+
+    async def start_and_stop() -> None:
+        await bot.setup_hook()  # opens the store and loads the Monopoly cog
+        await bot.store.close()
+
+    asyncio.run(start_and_stop())
+    assert bot.get_cog("Monopoly") is not None
     assert len(synced_to) == 1
     if guild_id is None:
         assert synced_to[0] is None
