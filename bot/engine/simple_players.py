@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.engine import auctions, buildings, trades
 from bot.engine.errors import IllegalAction
-from bot.engine.game import check_bankruptcy, check_pay_bail
+from bot.engine.game import MANAGE_PHASES, check_bankruptcy, check_pay_bail
 from bot.engine.legal import waiting_for
 from bot.engine.rent import owns_whole_group
 from bot.engine.state import BANK, GameState
@@ -73,6 +73,8 @@ class SimplePlayer:
         for trade in state.trades:
             if trade["to"] != seat:
                 continue
+            if state.phase not in MANAGE_PHASES:
+                continue  # trades are answered once the auction or choice is over
             if self._likes(state, seat, trade) and _legal(trades.check_trade, state, trade):
                 return {"type": "accept_trade", "player": seat, "trade": trade["id"]}
             return {"type": "decline_trade", "player": seat, "trade": trade["id"]}
