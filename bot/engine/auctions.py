@@ -76,7 +76,7 @@ def bid(state: GameState, seat: int, amount: int) -> None:
     auction["high"] = amount
     auction["leader"] = seat
     state.emit("bid", player=seat, amount=amount)
-    _close_if_decided(state)
+    close_if_decided(state)
 
 
 def check_pass(state: GameState, seat: int) -> None:
@@ -98,10 +98,11 @@ def pass_bid(state: GameState, seat: int) -> None:
     assert auction is not None
     auction["passed"].append(seat)
     state.emit("auction_pass", player=seat)
-    _close_if_decided(state)
+    close_if_decided(state)
 
 
-def _close_if_decided(state: GameState) -> None:
+def close_if_decided(state: GameState) -> None:
+    """Close the auction when everyone but the leader has passed (or all passed)."""
     auction = state.auction
     assert auction is not None
     still_in = [b for b in auction["bidders"] if b not in auction["passed"]]

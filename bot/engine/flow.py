@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.engine.auctions import start_next_queued_auction
+from bot.engine.auctions import close_if_decided, start_next_queued_auction
 from bot.engine.buildings import settle_won_building
 from bot.engine.money import end_by_wealth, settle_debts
 from bot.engine.state import GameState
@@ -28,6 +28,8 @@ def settle(state: GameState) -> None:
         if state.mortgage_choices:
             state.phase = "mortgage_choice"
             return
+        if state.auction is not None:
+            close_if_decided(state)  # a bidder may have left the game meanwhile
         if state.auction is not None:
             state.phase = "auction"
             return

@@ -159,6 +159,15 @@ def declare_bankrupt(state: GameState, seat: int, creditor: int | None = None) -
     state.claims = [c for c in state.claims if seat not in (c["owner"], c["payer"])]
     state.lot_offer = None
     state.mortgage_choices = [c for c in state.mortgage_choices if c["player"] != seat]
+    auction = state.auction
+    if auction is not None and seat in auction["bidders"]:
+        # A bidder who leaves the game leaves the auction; a bid of theirs that led
+        # is void, so the others bid again from the opening minimum.
+        auction["bidders"] = [b for b in auction["bidders"] if b != seat]
+        auction["passed"] = [b for b in auction["passed"] if b != seat]
+        if auction["leader"] == seat:
+            auction["leader"] = None
+            auction["high"] = 0
     if creditor < 0:  # the bank (or the Free Parking pot, which the bank keeps)
         transfer(state, seat, BANK, player.cash, "bankruptcy")
         for deck in player.jail_cards:
