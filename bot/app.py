@@ -13,6 +13,7 @@ from bot.i18n import normalise_language, t
 from bot.logging_setup import configure_logging
 from bot.service import GameService, SeedSource
 from bot.store import GameInfo, GameStore, store_for
+from bot.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +81,8 @@ class MonopolyBot(commands.Bot):
             await self.load_extension(extension)
         log.info("Loaded %d extension(s)", len(EXTENSIONS))
 
+        # German names and descriptions for the commands (English is the source text).
+        await self.tree.set_translator(CatalogTranslator())
         guild_id = self.settings.dev_guild_id
         if guild_id is not None:
             guild = discord.Object(id=guild_id)
