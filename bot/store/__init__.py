@@ -17,6 +17,7 @@ from bot.store.base import (
     GameRow,
     GameStatus,
     GameStore,
+    Timer,
 )
 from bot.store.errors import (
     ChannelBusy,
@@ -56,5 +57,6 @@ __all__ = [
     "SqliteGameStore",
     "StaleAction",
     "StoreError",
+    "Timer",
     "store_for",
 ]

@@ -81,6 +81,25 @@ class ApplyResult:
     seq: int
 
 
+@dataclass(frozen=True)
+class Timer:
+    """A durable timer of a game: a turn deadline, a reminder, a closing time, ...
+
+    ``kind`` says what to do when it fires and ``payload`` (a JSON object, the
+    caller's own copy) what with; ``key``, if set, names the timer within its game
+    (e.g. ``"turn:17"``), so scheduling it again replaces it. Times are
+    timezone-aware UTC.
+    """
+
+    id: int
+    game_id: int
+    kind: str
+    due_at: datetime
+    payload: dict[str, Any]
+    key: str | None
+    created_at: datetime
+
+
 #: Called when a game is set aside because its state cannot be read, so the bot can
 #: tell the server's admins (the store itself knows nothing about Discord).
 BrokenGameHook = Callable[[GameInfo], Awaitable[None] | None]
@@ -166,7 +185,10 @@ class GameStore(abc.ABC):
 
     @abc.abstractmethod
     async def finish(self, game_id: int, reason: str) -> GameInfo:
-        """End a game (any status but finished); it stays readable for history."""
+        """End a game (any status but finished); it stays readable for history.
+
+        Its pending timers are cancelled.
+        """
 
     @abc.abstractmethod
     async def set_settings(self, game_id: int, settings: Mapping[str, Any]) -> GameInfo:
@@ -210,7 +232,66 @@ class GameStore(abc.ABC):
 
     @abc.abstractmethod
     async def set_aside(self, game_id: int, error: str) -> GameInfo:
-        """Mark a game as broken with ``error``; it frees its channel."""
+        """Mark a game as broken with ``error``; it frees its channel.
+
+        Its pending timers are cancelled (repairing it does not bring them back).
+        """
+
+    # -- timers ---------------------------------------------------------------------
+    # A timer is pending until it is claimed (it fired) or cancelled. Only lobbies and
+    # running games have pending timers: a game that ends, by ``finish``, by the rules
+    # or by being set aside, cancels its pending timers in the same transaction.
+
+    @abc.abstractmethod
+    async def add_timer(
+        self,
+        game_id: int,
+        kind: str,
+        due_at: datetime,
+        payload: Mapping[str, Any] | None = None,
+        *,
+        key: str | None = None,
+    ) -> Timer:
+        """Schedule a timer of ``kind`` for ``due_at`` (timezone-aware) in a game.
+
+        A pending timer of the game with the same ``key`` is cancelled in the same
+        transaction, so scheduling a keyed timer again (a turn deadline, say) just
+        moves it. ``payload`` must be a JSON object. Raises
+        :class:`~bot.store.errors.GameNotFound`, or
+        :class:`~bot.store.errors.GameNotRunning` for finished and broken games.
+        """
+
+    @abc.abstractmethod
+    async def cancel_timers(
+        self, game_id: int, *, kind: str | None = None, key: str | None = None
+    ) -> int:
+        """Cancel the game's pending timers (only those of ``kind``/``key`` if given).
+
+        Returns how many were cancelled.
+        """
+
+    @abc.abstractmethod
+    async def next_due_at(self) -> datetime | None:
+        """When the earliest pending timer of any game is due; None if there is none."""
+
+    @abc.abstractmethod
+    async def due_timers(self, now: datetime, limit: int = 100) -> list[Timer]:
+        """Up to ``limit`` pending timers due at ``now`` or earlier, earliest first.
+
+        Listing does not claim them: fire one only after :meth:`claim_timer` says so.
+        """
+
+    @abc.abstractmethod
+    async def claim_timer(self, timer_id: int) -> bool:
+        """Mark a pending timer as fired; True if this caller claimed it.
+
+        Atomic: of any number of callers (in this process or another) at most one
+        gets True, and never for a timer already fired or cancelled.
+        """
+
+    @abc.abstractmethod
+    async def pending_timers(self, game_id: int) -> list[Timer]:
+        """The game's pending timers, earliest first."""
 
     @abc.abstractmethod
     async def rebuild_from_log(self, game_id: int) -> GameRow:

@@ -22,6 +22,12 @@ and append the action to the log in one transaction whose ``UPDATE`` names the
 ``seq`` it read, so a write based on a stale read changes nothing. The work after
 taking the lock runs in a shielded task: a caller that is cancelled half-way (the
 bot shutting down) cannot leave a transaction open or the cache out of step.
+
+Timers (for :mod:`bot.scheduler`) live in the same file. A timer is claimed by an
+``UPDATE`` that names it as still pending, so of several claimants (tasks or
+processes) exactly one wins. Triggers of the schema (migration 0003) keep pending
+timers to open games: a game that ends cancels its pending timers in the same
+transaction, whichever code ended it.
 """
 
 from __future__ import annotations
@@ -54,6 +60,7 @@ from bot.store.base import (
     GameRow,
     GameStatus,
     GameStore,
+    Timer,
 )
 from bot.store.cache import GameLocks, StateCache
 from bot.store.errors import (
@@ -81,6 +88,8 @@ _INFO_COLUMNS = (
     "settings_json, finished_reason, broken_error"
 )
 _OPEN = "('lobby', 'running')"
+_TIMER_COLUMNS = "id, game_id, kind, due_at, payload_json, key, created_at"
+_PENDING = "fired_at IS NULL AND cancelled_at IS NULL"
 
 
 def _dumps(value: Any) -> str:
@@ -90,6 +99,29 @@ def _dumps(value: Any) -> str:
 
 def _utc_now() -> datetime:
     return datetime.now(UTC)
+
+
+def _utc_text(moment: datetime, what: str) -> str:
+    """``moment`` as ISO 8601 text in UTC, the form of every time the store writes.
+
+    Texts of this one form sort in time order, which lets SQL compare them as text.
+    """
+    if moment.tzinfo is None:
+        raise ValueError(f"{what} must be a timezone-aware datetime")
+    return moment.astimezone(UTC).isoformat()
+
+
+def _timer(row: sqlite3.Row | tuple[Any, ...]) -> Timer:
+    """A row of ``_TIMER_COLUMNS`` as :class:`Timer` (the schema checks its form)."""
+    return Timer(
+        id=row[0],
+        game_id=row[1],
+        kind=row[2],
+        due_at=datetime.fromisoformat(row[3]),
+        payload=json.loads(row[4]),
+        key=row[5],
+        created_at=datetime.fromisoformat(row[6]),
+    )
 
 
 class _Unreadable(Exception):
@@ -260,10 +292,7 @@ class SqliteGameStore(GameStore):
 
     def _stamp(self) -> str:
         """The clock's time as ISO 8601 text in UTC (so text order is time order)."""
-        moment = self._now()
-        if moment.tzinfo is None:
-            raise ValueError("the store's clock must return timezone-aware datetimes")
-        return moment.astimezone(UTC).isoformat()
+        return _utc_text(self._now(), "the store's clock time")
 
     # -- running work to completion -----------------------------------------------------
 
@@ -628,7 +657,10 @@ class SqliteGameStore(GameStore):
         return True
 
     async def finish(self, game_id: int, reason: str) -> GameInfo:
-        """End a game; it stays readable (state, record) for history and statistics."""
+        """End a game; it stays readable (state, record) for history and statistics.
+
+        Its pending timers are cancelled with it (by the schema's trigger).
+        """
 
         async def work() -> None:
             async with self._transaction() as conn:
@@ -691,7 +723,7 @@ class SqliteGameStore(GameStore):
         return await self.load(game_id)
 
     async def set_aside(self, game_id: int, error: str) -> GameInfo:
-        """Mark a lobby or running game as broken with ``error``."""
+        """Mark a lobby or running game as broken with ``error``; cancels its timers."""
 
         async def work() -> None:
             info, _ = await self._select(game_id, strict=False)
@@ -766,6 +798,110 @@ class SqliteGameStore(GameStore):
 
         await self._locked(game_id, work)
         return await self.load(game_id)
+
+    # -- timers -----------------------------------------------------------------------
+
+    async def add_timer(
+        self,
+        game_id: int,
+        kind: str,
+        due_at: datetime,
+        payload: Mapping[str, Any] | None = None,
+        *,
+        key: str | None = None,
+    ) -> Timer:
+        """Schedule a timer; a pending one of the game with the same ``key`` is replaced."""
+        due_text = _utc_text(due_at, "due_at")
+        payload_json = _dumps(dict(payload or {}))
+
+        async def work() -> Timer:
+            created = self._stamp()
+            async with self._transaction() as conn:
+                rows = list(
+                    await conn.execute_fetchall("SELECT status FROM games WHERE id = ?", (game_id,))
+                )
+                if not rows:
+                    raise GameNotFound(game_id)
+                if rows[0][0] not in OPEN_STATUSES:
+                    raise GameNotRunning(game_id, rows[0][0])
+                if key is not None:
+                    # Same transaction as the insert: there is never a moment with
+                    # both timers pending, or with neither.
+                    await conn.execute(
+                        f"UPDATE timers SET cancelled_at = ? WHERE game_id = ? AND key = ?"
+                        f" AND {_PENDING}",
+                        (created, game_id, key),
+                    )
+                cursor = await conn.execute(
+                    "INSERT INTO timers (game_id, kind, due_at, payload_json, key, created_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, kind, due_text, payload_json, key, created),
+                )
+                timer_id = cursor.lastrowid
+                assert timer_id is not None
+            return _timer((timer_id, game_id, kind, due_text, payload_json, key, created))
+
+        return await self._shielded(work())
+
+    async def cancel_timers(
+        self, game_id: int, *, kind: str | None = None, key: str | None = None
+    ) -> int:
+        """Cancel the game's pending timers (of ``kind`` and ``key`` if given); how many."""
+        where = f"game_id = ? AND {_PENDING}"
+        params: list[Any] = [game_id]
+        if kind is not None:
+            where += " AND kind = ?"
+            params.append(kind)
+        if key is not None:
+            where += " AND key = ?"
+            params.append(key)
+
+        async def work() -> int:
+            async with self._transaction() as conn:
+                cursor = await conn.execute(
+                    f"UPDATE timers SET cancelled_at = ? WHERE {where}", (self._stamp(), *params)
+                )
+                return cursor.rowcount
+
+        return await self._shielded(work())
+
+    async def next_due_at(self) -> datetime | None:
+        """When the earliest pending timer is due, or None."""
+        rows = await self._fetchall(f"SELECT min(due_at) FROM timers WHERE {_PENDING}")
+        return datetime.fromisoformat(rows[0][0]) if rows and rows[0][0] is not None else None
+
+    async def due_timers(self, now: datetime, limit: int = 100) -> list[Timer]:
+        """Pending timers due at ``now`` or earlier, earliest first (ties: oldest first)."""
+        if limit < 1:
+            raise ValueError("limit must be at least 1")
+        rows = await self._fetchall(
+            f"SELECT {_TIMER_COLUMNS} FROM timers WHERE {_PENDING} AND due_at <= ?"
+            " ORDER BY due_at, id LIMIT ?",
+            (_utc_text(now, "now"), limit),
+        )
+        return [_timer(row) for row in rows]
+
+    async def claim_timer(self, timer_id: int) -> bool:
+        """Mark the timer fired if it is still pending; True if this call did."""
+
+        async def work() -> bool:
+            async with self._transaction() as conn:
+                cursor = await conn.execute(
+                    f"UPDATE timers SET fired_at = ? WHERE id = ? AND {_PENDING}",
+                    (self._stamp(), timer_id),
+                )
+                return cursor.rowcount == 1
+
+        return await self._shielded(work())
+
+    async def pending_timers(self, game_id: int) -> list[Timer]:
+        """The game's pending timers, earliest first."""
+        rows = await self._fetchall(
+            f"SELECT {_TIMER_COLUMNS} FROM timers WHERE game_id = ? AND {_PENDING}"
+            " ORDER BY due_at, id",
+            (game_id,),
+        )
+        return [_timer(row) for row in rows]
 
 
 def _replay_for_store(

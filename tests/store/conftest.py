@@ -31,6 +31,21 @@ class FakeClock:
         return self.moment
 
 
+class ManualClock:
+    """A clock that stands still until the test moves it (for timers and the scheduler)."""
+
+    def __init__(self, moment: datetime = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)) -> None:
+        self.moment = moment
+
+    def __call__(self) -> datetime:
+        return self.moment
+
+    def advance(self, seconds: float = 0, **delta: float) -> datetime:
+        """Move the clock on by ``seconds`` (and any ``timedelta`` keywords); the new time."""
+        self.moment += timedelta(seconds=seconds, **delta)
+        return self.moment
+
+
 def make_state(seed: int = 7, players: int = 4) -> GameState:
     """A new game of ``players`` seats."""
     return new_game(SEATS[:players], seed=seed)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+from datetime import timedelta
 from pathlib import Path
 
 import aiosqlite
@@ -12,7 +13,7 @@ import pytest
 
 from bot.engine.game import apply_action
 from bot.engine.record import dice_of
-from bot.store import ChannelBusy, GameStatus, SchemaError, SqliteGameStore
+from bot.store import ChannelBusy, GameNotRunning, GameStatus, SchemaError, SqliteGameStore
 from bot.store import migrate as migrate_module
 from bot.store.bench import next_simple_action
 from bot.store.migrate import Migration, head_version, load_migrations, migrate
@@ -61,7 +62,16 @@ async def test_from_an_empty_database(db_path: Path, clock: FakeClock) -> None:
         await store.create_game(GUILD, 10, make_state())
     assert _versions(db_path) == list(range(1, head_version() + 1))
     tables = _tables(db_path)
-    for name in ("games", "actions", "schema_version", "games_open_channel"):
+    for name in (
+        "games",
+        "actions",
+        "schema_version",
+        "games_open_channel",
+        "timers",
+        "timers_pending",
+        "timers_pending_key",
+        "games_end_cancels_timers",
+    ):
         assert name in tables
     # Opening again applies nothing.
     async with SqliteGameStore(db_path, now=clock):
@@ -154,8 +164,22 @@ async def test_from_every_earlier_version(db_path: Path, clock: FakeClock, versi
         assert all(fresh.id > g.id for g in games)  # ids are not reused
         with pytest.raises(ChannelBusy):
             await store.create_game(GUILD, 99, make_state())
+        # Timers (0003) work for the old games: scheduled, replaced, fired, cancelled.
+        due = clock() + timedelta(minutes=5)
+        for info in running:
+            await store.add_timer(info.id, "turn_deadline", due, {"seq": 5}, key="turn")
+            timer = await store.add_timer(info.id, "turn_deadline", due, {"seq": 6}, key="turn")
+            assert await store.pending_timers(info.id) == [timer]
+            assert await store.claim_timer(timer.id)
+        for info in games:
+            if info.status == GameStatus.FINISHED:
+                with pytest.raises(GameNotRunning):
+                    await store.add_timer(info.id, "reminder", due)
+        await store.add_timer(fresh.id, "reminder", due)
+        assert await store.next_due_at() == due
         await store.set_aside(fresh.id, "test")
         assert [g.id for g in await store.broken_games()] == [fresh.id]
+        assert await store.next_due_at() is None  # setting aside cancelled it
     conn = sqlite3.connect(db_path)
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
