@@ -353,8 +353,8 @@ class SqliteGameStore(GameStore):
         info, state_json = await self._select(game_id)
         if info.status == GameStatus.BROKEN:
             raise GameBroken(game_id, info.broken_error or "unknown")
-        if info.status == GameStatus.LOBBY:
-            return _row(info, None)
+        if info.status == GameStatus.LOBBY or state_json is None:
+            return _row(info, None)  # a lobby, or a lobby that was closed unstarted
         return _row(info, await self._readable(info, state_json))
 
     async def game_in_channel(self, channel_id: int) -> GameRow | None:

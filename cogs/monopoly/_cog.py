@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from typing import Any
 
 import discord
@@ -12,7 +13,6 @@ from discord.ext import commands
 
 from bot.engine.auctions import next_minimum
 from bot.engine.errors import IllegalAction
-from bot.engine.legal import legal_actions
 from bot.engine.rules import Rules, available_presets
 from bot.engine.state import GameState
 from bot.engine.themes import available_themes
@@ -20,8 +20,10 @@ from bot.i18n import normalise_language, t
 from bot.rules_summary import describe_rules
 from bot.service import GameService, LobbyPlayer
 from bot.store import ApplyResult, ChannelBusy, GameRow, StoreError
+from cogs.monopoly import _manage, _trade
 from cogs.monopoly import _panels as panels
-from cogs.monopoly._text import Narrator, refusal, theme_of
+from cogs.monopoly._text import Narrator, theme_of
+from cogs.monopoly._widgets import BUTTON_ROUTES, explain
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +62,8 @@ class BidModal(discord.ui.Modal):
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         """Parse the amount and bid it."""
-        text = self.amount.value.strip().replace(".", "").replace(",", "").replace("€", "")
+        # Amounts as players write them: "1.500", "1,500", "80 €", "€80".
+        text = re.sub(r"[\s.,€$]", "", self.amount.value)
         if not text.isdigit():
             await interaction.response.send_message(
                 t(self.lang, "error.bad_number", text=self.amount.value), ephemeral=True
@@ -78,6 +81,9 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         self.bot = bot
         self.service = service
         self._publish_locks: dict[int, asyncio.Lock] = {}
+        # What users are putting together in private menus (trade offers, choices of
+        # lots), by (kind, game, user): short-lived, so kept in memory only.
+        self.drafts: dict[tuple[str, int, int], Any] = {}
         super().__init__()
 
     # -- helpers ------------------------------------------------------------------------
@@ -148,6 +154,8 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
             await self._reply(interaction, t(user_lang(interaction), "error.channel_busy"))
             return
         await interaction.response.send_message(**panels.lobby_message(row.id, row.settings))
+        message = await interaction.original_response()
+        await self.service.store.set_settings(row.id, {**row.settings, "lobby_message": message.id})
 
     @app_commands.command(name="status", description="Your cash, lots and cards (only you see it)")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -247,15 +255,10 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
             return
         if row.state is None:
             await self.service.store.finish(row.id, "abandoned")
+            await self._close_lobby_message(interaction, row)
             await self._reply(interaction, t(lang, "lobby.closed"), ephemeral=False)
             return
-        await interaction.response.defer()
-        try:
-            result = await self.service.act_as_host(row.id, {"type": "end_game", "mode": mode})
-        except (IllegalAction, StoreError) as error:
-            await self._reply(interaction, refusal(lang, error))
-            return
-        await self.publish(interaction.channel, row.id, result)  # type: ignore[arg-type]
+        await self._host_action(interaction, row, {"type": "end_game", "mode": mode})
 
     @app_commands.command(name="kick", description="Remove a player; their assets go to the bank")
     async def kick(self, interaction: discord.Interaction, member: discord.Member) -> None:
@@ -271,15 +274,57 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         if seat is None:
             await self._reply(interaction, t(lang, "error.not_a_player"))
             return
-        await interaction.response.defer()
+        await self._host_action(interaction, row, {"type": "remove_player", "target": seat})
+
+    @app_commands.command(name="trade", description="Offer a player a trade")
+    @app_commands.describe(member="Who to trade with")
+    async def trade(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        """Open a private offer builder for a trade with ``member``."""
+        await _trade.start_trade(self, interaction, member)
+
+    @app_commands.command(name="property", description="The title deed of a lot")
+    @app_commands.describe(name="Name of the lot")
+    async def property_card(self, interaction: discord.Interaction, name: str) -> None:
+        """Show a lot's title deed with its owner, buildings and mortgage (only you see it)."""
+        await _manage.show_property(self, interaction, name)
+
+    @property_card.autocomplete("name")
+    async def _property_names(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await _manage.property_choices(self, interaction, current)
+
+    @app_commands.command(name="log", description="The latest events of the game")
+    async def show_log(self, interaction: discord.Interaction) -> None:
+        """The last lines of the turn message (only you see it)."""
+        await _manage.show_log(self, interaction)
+
+    async def _host_action(
+        self, interaction: discord.Interaction, row: GameRow, action: dict[str, Any]
+    ) -> None:
+        """Apply a host action; the host is answered privately, the table by the game."""
+        lang = user_lang(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            result = await self.service.act_as_host(
-                row.id, {"type": "remove_player", "target": seat}
-            )
+            result = await self.service.act_as_host(row.id, action)
         except (IllegalAction, StoreError) as error:
-            await self._reply(interaction, refusal(lang, error))
+            await interaction.followup.send(
+                explain(lang, error, row.state, row.settings), ephemeral=True
+            )
             return
+        await interaction.followup.send(t(lang, "manage.done"), ephemeral=True)
         await self.publish(interaction.channel, row.id, result)  # type: ignore[arg-type]
+
+    async def _close_lobby_message(self, interaction: discord.Interaction, row: GameRow) -> None:
+        """Take the buttons off a closed lobby's message."""
+        message_id = row.settings.get("lobby_message")
+        channel = interaction.channel
+        if message_id is None or channel is None:
+            return
+        try:
+            await channel.get_partial_message(message_id).edit(view=None)  # type: ignore[union-attr]
+        except discord.HTTPException:
+            log.warning("Could not close lobby message %s", message_id)
 
     def _may_host(self, interaction: discord.Interaction, row: GameRow) -> bool:
         perms = getattr(interaction.user, "guild_permissions", None)
@@ -301,6 +346,11 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
             await self.on_lobby_button(interaction, game, act)
             return
         assert isinstance(seq, int)
+        route = BUTTON_ROUTES.get(act)
+        if route is not None:
+            # Trades, lot offers, debts, received mortgages, rent claims (_trade, _manage).
+            await route(self, interaction, game, seq, arg)
+            return
         if act == "bid_modal":
             # A modal must be the first response: open it before touching the store.
             await interaction.response.send_modal(BidModal(self, game, seq, lang))
@@ -329,7 +379,11 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
             await self._reply(interaction, t(lang, "trade.use_command"))
             return
         if act in SIMPLE_ACTIONS:
-            await self.run_action(interaction, game, dict(SIMPLE_ACTIONS[act]), expected_seq=seq)
+            # Giving up is confirmed privately and stays valid while others play on.
+            expected = None if act == "resign_confirm" else seq
+            await self.run_action(
+                interaction, game, dict(SIMPLE_ACTIONS[act]), expected_seq=expected
+            )
             return
         if act == "lift_mortgages":
             row = await self.service.store.load(game)
@@ -383,7 +437,13 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
                 game, interaction.user.id, action, expected_seq=expected_seq
             )
         except (IllegalAction, StoreError) as error:
-            await interaction.followup.send(refusal(lang, error), ephemeral=True)
+            state = settings = None
+            try:
+                row = await self.service.store.load(game)
+                state, settings = row.state, row.settings
+            except StoreError:
+                pass  # the refusal is still explained, only without names
+            await interaction.followup.send(explain(lang, error, state, settings), ephemeral=True)
             return
         if ephemeral_origin:
             await interaction.followup.send(t(lang, "manage.done"), ephemeral=True)
@@ -391,33 +451,8 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         await self.publish(channel, game, result)  # type: ignore[arg-type]
 
     async def open_manage_menu(self, interaction: discord.Interaction, game: int) -> None:
-        """An ephemeral list of what the user may build, sell, mortgage or lift now."""
-        from cogs.monopoly._ids import GameButton
-
-        lang = user_lang(interaction)
-        row = await self.service.store.load(game)
-        state = row.state
-        seat = self.service.seat_of(state, interaction.user.id) if state else None
-        if state is None or seat is None:
-            await self._reply(interaction, t(lang, "error.not_a_player"))
-            return
-        narrator = Narrator(state, lang, theme_of(row.settings))
-        view = discord.ui.View(timeout=None)
-        icons = {"build": "🏠", "sell_building": "💰", "mortgage": "🏦", "unmortgage": "🔓"}
-        for action in legal_actions(state, seat):
-            kind = action["type"]
-            if kind not in icons or len(view.children) >= 25:
-                continue
-            label = t(lang, f"manage.{kind}", square=narrator.square(action["square"]))[:80]
-            view.add_item(
-                GameButton(
-                    game, state.seq, kind, str(action["square"]), label=label, emoji=icons[kind]
-                )
-            )
-        if not view.children:
-            await self._reply(interaction, t(lang, "manage.nothing"))
-            return
-        await interaction.response.send_message(t(lang, "manage.title"), view=view, ephemeral=True)
+        """The private management menu: building per colour group, mortgages (_manage)."""
+        await _manage.open_manage(self, interaction, game)
 
     async def on_lobby_button(self, interaction: discord.Interaction, game: int, act: str) -> None:
         """Join, leave, show rules or start a lobby."""
@@ -455,7 +490,7 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
                 await self._reply(interaction, t(lang, "error.unknown_button"))
                 return
         except (IllegalAction, StoreError) as error:
-            await self._reply(interaction, refusal(lang, error))
+            await self._reply(interaction, explain(lang, error))
             return
         await interaction.response.edit_message(**panels.lobby_message(game, settings))
 
@@ -503,6 +538,7 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
                     (after if new_turn else before).append(line)
             lines = list(settings.get("turn_lines", [])) + before
             await self._update_auction(channel, game, state, settings, result.events)
+            await _trade.close_offer_messages(channel, state, settings, result.events)
             old_id = settings.get("turn_message")
             if state.phase == "over":
                 await self._edit_turn_message(

@@ -15,6 +15,7 @@ from bot.engine.wealth import standings, wealth
 from bot.i18n import t
 from bot.rules_summary import describe_rules
 from cogs.monopoly._ids import GameButton
+from cogs.monopoly._manage import turn_extras
 from cogs.monopoly._text import Narrator, theme_of
 from render.board import render_board
 
@@ -172,6 +173,9 @@ def turn_view(game_id: int, state: GameState, settings: dict[str, Any]) -> disco
                 row=0 if len(view.children) < 5 else 1,
             )
         )
+    # Debts, lot offers, per-lot lifting (row 3) and rent claims (row 4).
+    for item in turn_extras(game_id, state, settings):
+        view.add_item(item)
     for act, key in (
         ("manage", "button.manage"),
         ("trade_menu", "button.trade"),

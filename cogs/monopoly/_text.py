@@ -53,6 +53,13 @@ class Narrator:
         """One line for an event, or None for events not worth a line."""
         kind = event["type"]
         lang = self.lang
+        if kind == "moved":  # "from" and "to" are squares here, not players
+            return t(
+                lang,
+                "event.moved",
+                player=self.player(event["player"]),
+                square=self.square(event["to"]),
+            )
         params: dict[str, Any] = {}
         for key, value in event.items():
             if key in ("player", "from", "to", "owner", "debtor", "creditor", "payer", "winner"):
@@ -101,10 +108,29 @@ class Narrator:
         return [line for event in events if (line := self.line(event))]
 
 
-def refusal(lang: str, error: Exception) -> str:
-    """A polite message for an action the rules or the store refused."""
+# Parameters of refusals that are amounts of money, seats or squares.
+MONEY_PARAMS = frozenset({"needed", "minimum", "amount", "cash", "value", "maximum_bid"})
+SEAT_PARAMS = frozenset({"player", "current"})
+
+
+def refusal(lang: str, error: Exception, narrator: Narrator | None = None) -> str:
+    """A polite message for an action the rules or the store refused.
+
+    With a ``narrator`` (the game's board and players) seats become names, squares
+    become square names and amounts are written with the board's currency.
+    """
     if isinstance(error, IllegalAction | StoreError):
-        params = {k: v for k, v in error.params.items()}
+        params = dict(error.params)
+        if narrator is not None:
+            for key, value in params.items():
+                if type(value) is not int:
+                    continue
+                if key in MONEY_PARAMS:
+                    params[key] = narrator.money(value)
+                elif key in SEAT_PARAMS and 0 <= value < len(narrator.state.players):
+                    params[key] = narrator.player(value)
+                elif key == "square" and 0 <= value < 40:
+                    params[key] = narrator.square(value)
         key = f"error.{error.code}"
         text = t(lang, key, **params)
         if text != key:
