@@ -11,8 +11,9 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.i18n import normalise_language, t
 from bot.logging_setup import configure_logging
+from bot.scheduler import Scheduler
 from bot.service import GameService, SeedSource
-from bot.store import GameInfo, GameStore, store_for
+from bot.store import GameInfo, GameStore, Timer, store_for
 from bot.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
@@ -81,6 +82,12 @@ class MonopolyBot(commands.Bot):
             await self.load_extension(extension)
         log.info("Loaded %d extension(s)", len(EXTENSIONS))
 
+        # Turn deadlines and reminders: one loop fires the store's timers when due. It
+        # runs only while there are timers: started here if any are pending (those that
+        # came due while the bot was down fire now), else by the first one scheduled.
+        self.scheduler = Scheduler(self.store, self._fire_timer, now=discord.utils.utcnow)
+        if await self.store.next_due_at() is not None:
+            self.scheduler.start()
         # German names and descriptions for the commands (English is the source text).
         await self.tree.set_translator(CatalogTranslator())
         guild_id = self.settings.dev_guild_id
@@ -108,9 +115,17 @@ class MonopolyBot(commands.Bot):
                         "Could not tell channel %s about broken game %s", info.channel_id, info.id
                     )
 
+    async def _fire_timer(self, timer: Timer) -> None:
+        cog = self.get_cog("Monopoly")
+        if cog is not None:
+            await cog.deadlines.fire(timer)  # type: ignore[attr-defined]
+
     async def close(self) -> None:
-        """Log out, then close the store after its last writes."""
+        """Log out, stop the timers, then close the store after its last writes."""
         await super().close()
+        scheduler = getattr(self, "scheduler", None)
+        if scheduler is not None:
+            await scheduler.stop()
         await self.store.close()
 
 

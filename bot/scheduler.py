@@ -76,6 +76,7 @@ class Scheduler:
         self._now = now
         self._sleep = sleep
         self._wake = asyncio.Event()
+        self._sleeper: asyncio.Future[None] | None = None
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
         self._handling = False
@@ -119,6 +120,8 @@ class Scheduler:
         sleeps for; it is cheap, so calling it after every added timer is fine.
         """
         self._wake.set()
+        if self._sleeper is not None:
+            self._sleeper.cancel()
 
     async def run_due(self) -> int:
         """Fire every timer due now, earliest first; how many fired.
@@ -201,15 +204,20 @@ class Scheduler:
             log.info("Timer scheduler stopped")
 
     async def _pause(self, delay: float) -> None:
-        """Sleep ``delay`` seconds with the injected sleep, or until woken."""
+        """Sleep ``delay`` seconds with the injected sleep, or until woken.
+
+        The sleep is a plain timer that :meth:`wake` cancels (rather than a wait on
+        an event), so test harnesses with virtual time see an ordinary sleep.
+        """
         if self._wake.is_set():
             return
-        sleeper = asyncio.ensure_future(self._sleep(delay))
-        waker = asyncio.ensure_future(self._wake.wait())
+        sleeper = self._sleeper = asyncio.ensure_future(self._sleep(delay))
         try:
-            await asyncio.wait((sleeper, waker), return_when=asyncio.FIRST_COMPLETED)
+            await sleeper
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling():
+                raise  # the loop itself is being stopped
+            # else: wake() cut the sleep short
         finally:
-            sleeper.cancel()
-            waker.cancel()
-            # Collect the outcomes so a failed sleep does not warn "never retrieved".
-            await asyncio.gather(sleeper, waker, return_exceptions=True)
+            self._sleeper = None

@@ -53,6 +53,7 @@ class GameService:
         lang: str,
         theme: str | None,
         max_players: int | None,
+        deadline: str = "off",
     ) -> GameRow:
         """Create a lobby in the channel with the host as its first player."""
         rules = Rules.from_preset(preset)
@@ -63,6 +64,7 @@ class GameService:
             "lang": lang,
             "theme": theme,
             "max_players": min(max_players or rules.max_players, rules.max_players),
+            "deadline": deadline,
         }
         return await self.store.create_game(
             guild_id, channel_id, None, created_by=host.id, settings=settings

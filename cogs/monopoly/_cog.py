@@ -22,6 +22,7 @@ from bot.service import GameService, LobbyPlayer
 from bot.store import ApplyResult, ChannelBusy, GameRow, StoreError
 from cogs.monopoly import _manage, _trade
 from cogs.monopoly import _panels as panels
+from cogs.monopoly._deadlines import DEADLINES, Deadlines
 from cogs.monopoly._text import Narrator, theme_of
 from cogs.monopoly._widgets import BUTTON_ROUTES, explain
 
@@ -84,7 +85,19 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         # What users are putting together in private menus (trade offers, choices of
         # lots), by (kind, game, user): short-lived, so kept in memory only.
         self.drafts: dict[tuple[str, int, int], Any] = {}
+        self.deadlines = Deadlines(
+            self, service.store, now=discord.utils.utcnow, wake=self._wake_scheduler
+        )
         super().__init__()
+
+    def _wake_scheduler(self) -> None:
+        scheduler = getattr(self.bot, "scheduler", None)
+        if scheduler is None:
+            return
+        if scheduler.running:
+            scheduler.wake()
+        else:
+            scheduler.start()
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -120,8 +133,10 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         language="Language of the game",
         theme="Names on the board",
         max_players="Most players allowed",
+        deadline="Time each player has for a move before the bot plays it safe",
     )
     @app_commands.choices(
+        deadline=[app_commands.Choice(name=key, value=key) for key in DEADLINES],
         preset=[app_commands.Choice(name=p, value=p) for p in available_presets()],
         language=[
             app_commands.Choice(name="Deutsch", value="de"),
@@ -136,6 +151,7 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         language: str | None = None,
         theme: str | None = None,
         max_players: app_commands.Range[int, 2, 10] | None = None,
+        deadline: str = "off",
     ) -> None:
         """Open a lobby: players join with a button, the host starts the game."""
         lang = language or user_lang(interaction)
@@ -149,6 +165,7 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
                 lang=lang,
                 theme=theme,
                 max_players=max_players,
+                deadline=deadline,
             )
         except ChannelBusy:
             await self._reply(interaction, t(user_lang(interaction), "error.channel_busy"))
@@ -515,6 +532,7 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         settings["turn_message"] = message.id
         settings["turn_lines"] = lines[-panels.MAX_LINES :]
         await self.service.store.set_settings(game, settings)
+        await self.deadlines.reschedule(game, state, settings)
 
     async def publish(
         self, channel: discord.abc.Messageable, game: int, result: ApplyResult
@@ -550,6 +568,7 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
                 )
                 settings["turn_lines"] = []
                 await self.service.store.set_settings(game, settings)
+                await self.deadlines.reschedule(game, state, settings)
                 return
             if new_turn or old_id is None:
                 await self._edit_turn_message(
@@ -562,6 +581,7 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
                 channel, game, old_id, state, settings, lines, final=False
             )
             await self.service.store.set_settings(game, settings)
+            await self.deadlines.reschedule(game, state, settings)
 
     async def _edit_turn_message(
         self,

@@ -43,6 +43,12 @@ def lobby_message(game_id: int, settings: dict[str, Any]) -> dict[str, Any]:
     )
     summary = describe_rules(rules, lang)
     embed.add_field(name=t(lang, "lobby.rules"), value="\n".join(summary[:3]), inline=False)
+    deadline = settings.get("deadline", "off")
+    embed.add_field(
+        name=t(lang, "lobby.deadline", deadline=t(lang, f"deadline.{deadline}")),
+        value="\u200b",
+        inline=False,
+    )
     view = discord.ui.View(timeout=None)
     view.add_item(
         GameButton(

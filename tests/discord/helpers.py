@@ -206,6 +206,7 @@ async def table(
         # simcord detaches the bot without calling bot.close(), and the conftest's bot
         # does not close its store: without this aiosqlite's worker thread would keep the
         # test process alive after the last test.
+        await seated.bot.scheduler.stop()  # what bot.close() would do first
         await seated.bot.store.close()
     if errors.records and request.node.get_closest_marker("xfail") is None:
         pytest.fail("the bot logged errors:\n" + errors.report(), pytrace=False)
@@ -222,7 +223,8 @@ async def restart(table: Table, db_path: Any) -> MonopolyBot:
     """Restart the bot process: a fresh bot on the same database, same virtual Discord."""
     old = table.bot
     await table.env.restart_bot(restarted_bot(db_path))
-    await old.store.close()  # the old process is gone; so is its connection
+    await old.scheduler.stop()  # the old process is gone; so are its timers loop
+    await old.store.close()  # and its connection
     return table.bot
 
 
