@@ -168,11 +168,26 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
                 deadline=deadline,
             )
         except ChannelBusy:
-            await self._reply(interaction, t(user_lang(interaction), "error.channel_busy"))
+            await self._reply(interaction, await self._busy_text(interaction))
             return
         await interaction.response.send_message(**panels.lobby_message(row.id, row.settings))
         message = await interaction.original_response()
         await self.service.store.set_settings(row.id, {**row.settings, "lobby_message": message.id})
+
+    async def _busy_text(self, interaction: discord.Interaction) -> str:
+        """'A game runs here', with a link to its current message when there is one."""
+        lang = user_lang(interaction)
+        row = await self.service.store.game_in_channel(interaction.channel_id or 0)
+        message_id = None
+        if row is not None:
+            message_id = row.settings.get("turn_message") or row.settings.get("lobby_message")
+        if message_id is None or interaction.guild_id is None:
+            return t(lang, "error.channel_busy")
+        link = (
+            f"https://discord.com/channels/{interaction.guild_id}/"
+            f"{interaction.channel_id}/{message_id}"
+        )
+        return t(lang, "error.channel_busy_link", link=link)
 
     @app_commands.command(name="status", description="Your cash, lots and cards (only you see it)")
     async def status(self, interaction: discord.Interaction) -> None:

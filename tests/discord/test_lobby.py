@@ -164,13 +164,15 @@ async def test_a_second_start_in_the_same_channel_is_refused(table: Table) -> No
 
     busy = await open_lobby(table, table.bob)
     assert busy.ephemeral
-    assert busy.response.content == "Hier läuft schon ein Spiel."
+    assert busy.response.content.startswith("Hier läuft schon ein Spiel: https://discord.com/")
+    assert busy.response.content.endswith(f"/{lobby.id}")  # a link to the lobby
     assert table.channel.last_message.id == lobby.id
 
     await table.bob.click(lobby, label="Mitspielen")
     await table.alice.click(lobby, label="Spiel starten")
     busy = await open_lobby(table, table.carol)
-    assert busy.response.content == "Hier läuft schon ein Spiel."
+    turn_id = (await table.row()).settings["turn_message"]
+    assert busy.response.content.endswith(f"/{turn_id}")  # now a link to the turn message
 
 
 async def test_the_host_closes_the_lobby_with_end(table: Table) -> None:
