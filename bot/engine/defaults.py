@@ -50,9 +50,9 @@ def default_action(state: GameState, seat: int | None = None) -> Action | None:
     elif phase == "mortgage_choice":
         act = {"type": "decide_mortgages", "lift": []}
     elif phase == "place_building":
-        act = _place(state, seat)
+        act = place_won_building(state, seat)
     elif phase == "debt":
-        act = _raise_cash(state, seat) if state.lot_offer is None else {"type": "decline_lots"}
+        act = raise_cash(state, seat) if state.lot_offer is None else {"type": "decline_lots"}
     else:
         act = {"type": "end_turn"}
     return {**act, "player": seat}
@@ -67,7 +67,8 @@ def declines_for(state: GameState, seat: int) -> list[Action]:
     ]
 
 
-def _place(state: GameState, seat: int) -> Action:
+def place_won_building(state: GameState, seat: int) -> Action:
+    """Place a won building on the first street that takes it."""
     pending = state.pending_building
     assert pending is not None
     for square in range(40):
@@ -80,7 +81,8 @@ def _place(state: GameState, seat: int) -> Action:
     raise AssertionError("a won building always has a place")
 
 
-def _raise_cash(state: GameState, seat: int) -> Action:
+def raise_cash(state: GameState, seat: int) -> Action:
+    """The least damaging way for a debtor to raise money now, or bankruptcy."""
     squares = state.board.squares
     owned = [i for i in range(40) if state.owner[i] == seat]
     sellable = [i for i in owned if buildings.sell_problem(state, seat, i) is None]

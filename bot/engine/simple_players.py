@@ -13,10 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine import auctions, buildings, trades
+from bot.engine.defaults import place_won_building, raise_cash
 from bot.engine.errors import IllegalAction
-from bot.engine.game import MANAGE_PHASES, check_bankruptcy, check_pay_bail
+from bot.engine.game import MANAGE_PHASES, check_pay_bail
 from bot.engine.legal import waiting_for
-from bot.engine.rent import owns_whole_group
 from bot.engine.state import BANK, GameState
 
 Action = dict[str, Any]
@@ -112,37 +112,10 @@ class SimplePlayer:
         return {"type": "decide_mortgages", "player": seat, "lift": lift}
 
     def _place(self, state: GameState, seat: int) -> Action:
-        pending = state.pending_building
-        assert pending is not None
-        for square, owner in enumerate(state.owner):
-            if (
-                owner == seat
-                and state.board.squares[square].kind == "street"
-                and buildings.can_build(state, seat, square, placing=True)
-                and buildings.next_building(state, square) == pending["kind"]
-            ):
-                return {"type": "build", "player": seat, "square": square}
-        raise AssertionError("a won building always has a place")
+        return {**place_won_building(state, seat), "player": seat}
 
     def _raise_cash(self, state: GameState, seat: int) -> Action:
-        squares = state.board.squares
-        owner = state.owner
-        owned = [i for i in range(40) if owner[i] == seat]
-        built = [i for i in owned if state.houses[i]]
-        sellable = [i for i in built if buildings.sell_problem(state, seat, i) is None]
-        if sellable:
-            square = max(sellable, key=lambda i: (squares[i].house_cost, i))
-            return {"type": "sell_building", "player": seat, "square": square}
-        mortgageable = [i for i in owned if buildings.mortgage_problem(state, seat, i) is None]
-        if mortgageable:
-            square = min(
-                mortgageable,
-                key=lambda i: (owns_whole_group(state, seat, i), squares[i].mortgage, i),
-            )
-            return {"type": "mortgage", "player": seat, "square": square}
-        if _legal(check_bankruptcy, state, seat):
-            return {"type": "declare_bankruptcy", "player": seat}
-        raise AssertionError("a debtor can always raise cash or go bankrupt")
+        return {**raise_cash(state, seat), "player": seat}
 
     def _manage(self, state: GameState, seat: int) -> Action | None:
         cash = state.players[seat].cash
