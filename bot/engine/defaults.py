@@ -85,19 +85,21 @@ def raise_cash(state: GameState, seat: int) -> Action:
     """The least damaging way for a debtor to raise money now, or bankruptcy."""
     squares = state.board.squares
     owned = [i for i in range(40) if state.owner[i] == seat]
-    sellable = [i for i in owned if buildings.sell_problem(state, seat, i) is None]
-    if sellable:
-        # Dearest group first: its houses bring the most back per sale.
-        square = max(sellable, key=lambda i: (squares[i].house_cost, i))
-        return {"type": "sell_building", "square": square}
-    mortgageable = [i for i in owned if buildings.mortgage_problem(state, seat, i) is None]
-    if mortgageable:
-        # Keep complete groups rentable as long as possible; cheapest lots first.
-        square = min(
-            mortgageable,
-            key=lambda i: (owns_whole_group(state, seat, i), squares[i].mortgage, i),
-        )
-        return {"type": "mortgage", "square": square}
+    # Dearest group first: its houses bring the most back per sale.
+    built = sorted(
+        (i for i in owned if state.houses[i]), key=lambda i: (-squares[i].house_cost, -i)
+    )
+    for square in built:
+        if buildings.sell_problem(state, seat, square) is None:
+            return {"type": "sell_building", "square": square}
+    # Keep complete groups rentable as long as possible; cheapest lots first.
+    bare = sorted(
+        (i for i in owned if not state.mortgaged[i]),
+        key=lambda i: (owns_whole_group(state, seat, i), squares[i].mortgage, i),
+    )
+    for square in bare:
+        if buildings.mortgage_problem(state, seat, square) is None:
+            return {"type": "mortgage", "square": square}
     try:
         check_bankruptcy(state, seat)
     except IllegalAction as error:  # pragma: no cover - the engine guarantees a way out

@@ -130,14 +130,18 @@ class SimplePlayer:
                     and cash - buildings.unmortgage_cost(state, square) >= 4 * RESERVE
                 ):
                     return {"type": "unmortgage", "player": seat, "square": square}
+        mortgaged = state.mortgaged
+        houses = state.houses
         for group in state.board.street_groups:
             if owner[group[0]] != seat or cash - squares[group[0]].house_cost < 2 * RESERVE:
                 continue
-            if any(owner[i] != seat for i in group):
+            if any(owner[i] != seat or mortgaged[i] for i in group):
                 continue
-            for square in group:
-                if buildings.build_problem(state, seat, square) is None:
-                    return {"type": "build", "player": seat, "square": square}
+            # Even building: only a street with the fewest buildings can take the next one,
+            # so ask the rules about that street alone.
+            square = min(group, key=lambda i: houses[i])
+            if buildings.build_problem(state, seat, square) is None:
+                return {"type": "build", "player": seat, "square": square}
         if state.turn % TRADE_EVERY == 0 and not any(t["from"] == seat for t in state.trades):
             return self._propose(state, seat)
         return None
