@@ -40,11 +40,11 @@ from cogs.monopoly._widgets import (
     clip,
     drop_draft,
     explain,
-    find_draft,
     game_button,
     group_name,
     keep_draft,
     lang_of,
+    live_draft,
     load_seat,
     lot_option,
     merge,
@@ -463,13 +463,8 @@ async def _to_mortgages(
 async def _mortgage_draft(
     cog: MonopolyCog, interaction: discord.Interaction, game: int, nonce: str
 ) -> MortgageDraft | None:
-    draft = find_draft(cog, MORTGAGES, interaction, game, nonce)
-    if draft is None:
-        await interaction.response.edit_message(
-            content=t(lang_of(interaction), "manage.expired"), embed=None, view=None
-        )
-        return None
-    assert isinstance(draft, MortgageDraft)
+    draft = await live_draft(cog, MORTGAGES, interaction, game, nonce)
+    assert draft is None or isinstance(draft, MortgageDraft)
     return draft
 
 
@@ -759,13 +754,8 @@ async def _lift_choice(
 async def _lift_draft(
     cog: MonopolyCog, interaction: discord.Interaction, game: int, nonce: str
 ) -> LiftDraft | None:
-    draft = find_draft(cog, LIFTS, interaction, game, nonce)
-    if draft is None:
-        await interaction.response.edit_message(
-            content=t(lang_of(interaction), "manage.expired"), embed=None, view=None
-        )
-        return None
-    assert isinstance(draft, LiftDraft)
+    draft = await live_draft(cog, LIFTS, interaction, game, nonce)
+    assert draft is None or isinstance(draft, LiftDraft)
     return draft
 
 

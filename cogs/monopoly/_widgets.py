@@ -396,6 +396,22 @@ def find_draft(
     return draft
 
 
+async def live_draft(
+    cog: MonopolyCog,
+    kind: str,
+    interaction: discord.Interaction,
+    game: int,
+    nonce: str | None,
+) -> Draft | None:
+    """Like :func:`find_draft`, but an outdated menu is replaced by "this has expired"."""
+    draft = find_draft(cog, kind, interaction, game, nonce)
+    if draft is None:
+        await interaction.response.edit_message(
+            content=t(lang_of(interaction), "manage.expired"), embed=None, view=None
+        )
+    return draft
+
+
 def drop_draft(cog: MonopolyCog, kind: str, draft: Draft) -> None:
     """Forget a finished or cancelled draft."""
     drafts(cog).pop((kind, draft.game, draft.user), None)
