@@ -107,7 +107,10 @@ class GameService:
             if user_id != settings["host"]:
                 raise IllegalAction("host_only")
             settings.update(changes)
-            Rules.from_preset(settings["preset"], **settings.get("overrides", {}))
+            try:
+                Rules.from_preset(settings["preset"], **settings.get("overrides", {}))
+            except ValueError as error:  # out of bounds: refused, nothing changes
+                raise IllegalAction("bad_setting", detail=str(error)) from error
             await self.store.set_settings(game_id, settings)
             return settings
 

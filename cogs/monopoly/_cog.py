@@ -20,7 +20,7 @@ from bot.i18n import normalise_language, t
 from bot.rules_summary import describe_rules
 from bot.service import GameService, LobbyPlayer
 from bot.store import ApplyResult, ChannelBusy, GameRow, StoreError
-from cogs.monopoly import _manage, _trade
+from cogs.monopoly import _house_rules, _manage, _trade
 from cogs.monopoly import _panels as panels
 from cogs.monopoly._deadlines import DEADLINES, Deadlines
 from cogs.monopoly._text import Narrator, theme_of
@@ -491,6 +491,9 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         lang = user_lang(interaction)
         user = LobbyPlayer(interaction.user.id, interaction.user.display_name)
         try:
+            if act == "house_rules":
+                await _house_rules.open_panel(self, interaction, game)
+                return
             if act == "rules":
                 row = await self.service.store.load(game)
                 rules = Rules.from_preset(

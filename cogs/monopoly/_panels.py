@@ -42,7 +42,11 @@ def lobby_message(game_id: int, settings: dict[str, Any]) -> dict[str, Any]:
         name=t(lang, "lobby.players", count=len(settings["players"])), value=players, inline=False
     )
     summary = describe_rules(rules, lang)
-    embed.add_field(name=t(lang, "lobby.rules"), value="\n".join(summary[:3]), inline=False)
+    marker = t(lang, "summary.changed")
+    house_rules = [line for line in summary[3:] if line.endswith(marker)]
+    embed.add_field(
+        name=t(lang, "lobby.rules"), value="\n".join(summary[:3] + house_rules)[:1024], inline=False
+    )
     deadline = settings.get("deadline", "off")
     embed.add_field(
         name=t(lang, "lobby.deadline", deadline=t(lang, f"deadline.{deadline}")),
@@ -57,6 +61,7 @@ def lobby_message(game_id: int, settings: dict[str, Any]) -> dict[str, Any]:
     )
     view.add_item(GameButton(game_id, "L", "leave", label=t(lang, "button.leave")))
     view.add_item(GameButton(game_id, "L", "rules", label=t(lang, "button.rules")))
+    view.add_item(GameButton(game_id, "L", "house_rules", label=t(lang, "button.house_rules")))
     view.add_item(
         GameButton(
             game_id, "L", "start", label=t(lang, "button.start"), style=discord.ButtonStyle.primary
