@@ -14,8 +14,8 @@ from tests.discord.helpers import (
 
 pytest_plugins = ["tests.discord.helpers"]
 
-GERMAN_LOBBY = ["Mitspielen", "Verlassen", "Regeln", "Spiel starten"]
-ENGLISH_LOBBY = ["Join", "Leave", "Rules", "Start game"]
+GERMAN_LOBBY = ["Mitspielen", "Verlassen", "Regeln", "Hausregeln", "Spiel starten"]
+ENGLISH_LOBBY = ["Join", "Leave", "Rules", "House rules", "Start game"]
 
 
 async def test_start_opens_a_german_lobby_for_a_german_client(table: Table) -> None:
