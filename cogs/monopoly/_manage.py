@@ -48,6 +48,7 @@ from cogs.monopoly._widgets import (
     load_seat,
     lot_option,
     merge,
+    page_buttons,
     page_of,
     panel,
     replace_page,
@@ -396,17 +397,10 @@ def mortgage_panel(
         placeholder = t(lang, "manage.select_mortgage" if side == "m" else "manage.select_lift")
         if pages > 1:
             placeholder += f" ({page + 1}/{pages})"
-            for step, arrow in (("p", "◀"), ("n", "▶")):
-                paging.append(
-                    PanelButton(
-                        game,
-                        "mp",
-                        f"{nonce}-{side}-{step}",
-                        label=f"{arrow} {t(lang, 'manage.page_' + side)}",
-                        disabled=(page == 0) if step == "p" else (page == pages - 1),
-                        row=2,
-                    )
-                )
+            word = t(lang, "manage.page_" + side)
+            paging += page_buttons(
+                game, "mp", f"{nonce}-{side}", page, pages, 2, lambda _, a, w=word: f"{a} {w}"
+            )
         view.add_item(
             PanelSelect(
                 game,
@@ -686,17 +680,8 @@ def lift_panel(
         )
     )
     if pages > 1:
-        for step, arrow in (("p", "◀"), ("n", "▶")):
-            view.add_item(
-                PanelButton(
-                    draft.game,
-                    "lq",
-                    f"{draft.nonce}-{step}",
-                    label=arrow,
-                    disabled=(page == 0) if step == "p" else (page == pages - 1),
-                    row=1,
-                )
-            )
+        for button in page_buttons(draft.game, "lq", str(draft.nonce), page, pages, 1):
+            view.add_item(button)
     view.add_item(
         PanelButton(
             draft.game,

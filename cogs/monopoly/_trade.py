@@ -46,6 +46,7 @@ from cogs.monopoly._widgets import (
     load_seat,
     lot_option,
     merge,
+    page_buttons,
     page_of,
     panel,
     parse_amount,
@@ -260,18 +261,16 @@ def builder_message(
             )
         )
         if pages > 1:
-            for step, arrow in (("p", "◀"), ("n", "▶")):
-                word = t(lang, "trade.page_give" if side == "g" else "trade.page_get")
-                paging.append(
-                    PanelButton(
-                        game,
-                        "tp",
-                        f"{nonce}-{side}-{step}",
-                        label=f"{arrow} {word}" if step == "p" else f"{word} {arrow}",
-                        disabled=(page == 0) if step == "p" else (page == pages - 1),
-                        row=3,
-                    )
-                )
+            word = t(lang, "trade.page_give" if side == "g" else "trade.page_get")
+            paging += page_buttons(
+                game,
+                "tp",
+                f"{nonce}-{side}",
+                page,
+                pages,
+                3,
+                lambda step, a, w=word: f"{a} {w}" if step == "p" else f"{w} {a}",
+            )
     view.add_item(
         PanelButton(game, "tm", str(nonce), label=t(lang, "trade.money_button"), emoji="💶", row=2)
     )
@@ -877,17 +876,8 @@ def lots_panel(
             )
         )
     if pages > 1:
-        for step, label in (("p", "◀"), ("n", "▶")):
-            view.add_item(
-                PanelButton(
-                    draft.game,
-                    "lp",
-                    f"{nonce}-{step}",
-                    label=label,
-                    disabled=(page == 0) if step == "p" else (page == pages - 1),
-                    row=1,
-                )
-            )
+        for button in page_buttons(draft.game, "lp", str(nonce), page, pages, 1):
+            view.add_item(button)
     view.add_item(
         PanelButton(
             draft.game,

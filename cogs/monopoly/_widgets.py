@@ -417,6 +417,29 @@ def drop_draft(cog: MonopolyCog, kind: str, draft: Draft) -> None:
     drafts(cog).pop((kind, draft.game, draft.user), None)
 
 
+def page_buttons(
+    game: int,
+    kind: str,
+    prefix: str,
+    page: int,
+    pages: int,
+    row: int,
+    label: Callable[[str, str], str] = lambda step, arrow: arrow,
+) -> list[PanelButton]:
+    """◀ / ▶ buttons of a paged select; their arg is ``{prefix}-p`` / ``{prefix}-n``."""
+    return [
+        PanelButton(
+            game,
+            kind,
+            f"{prefix}-{step}",
+            label=label(step, arrow),
+            disabled=(page == 0) if step == "p" else (page == pages - 1),
+            row=row,
+        )
+        for step, arrow in (("p", "◀"), ("n", "▶"))
+    ]
+
+
 def split_arg(arg: str | None) -> list[str]:
     """The parts of a custom_id argument, ``"12-g-n"`` -> ``["12", "g", "n"]``."""
     return (arg or "").split("-") if arg else []
