@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.engine.errors import IllegalAction
@@ -38,8 +38,15 @@ class GameService:
         self._seeds = seeds or (lambda: secrets.randbits(62))
         self._lobby_locks: dict[int, asyncio.Lock] = {}
 
-    def _lock(self, game_id: int) -> asyncio.Lock:
+    def lock(self, game_id: int) -> asyncio.Lock:
+        """The game's lock for changes to its settings (lobby lists, messages, timers).
+
+        Actions need no lock (the store applies them atomically); settings are
+        read, changed and written back whole, so every writer takes this lock.
+        """
         return self._lobby_locks.setdefault(game_id, asyncio.Lock())
+
+    _lock = lock
 
     # -- lobby --------------------------------------------------------------------------
 
@@ -151,16 +158,23 @@ class GameService:
         *,
         expected_seq: int | None = None,
     ) -> ApplyResult:
-        """Apply ``action`` for the user's seat; raises IllegalAction or StaleAction."""
+        """Apply ``action`` for the user's seat; raises IllegalAction or StaleAction.
+
+        The result names the seat as its ``actor``: a player who acts themselves is
+        back at the table (see ``cogs.monopoly._absence``).
+        """
         row = await self.store.load(game_id)
         if row.state is None:
             raise IllegalAction("not_started")
         seat = self.seat_of(row.state, user_id)
         if seat is None:
             raise IllegalAction("not_a_player")
-        return await self.store.apply(
+        if row.settings.get("paused"):
+            raise IllegalAction("game_paused")
+        result = await self.store.apply(
             game_id, {**action, "player": seat}, expected_seq=expected_seq
         )
+        return replace(result, actor=seat)
 
     async def act_as_host(
         self, game_id: int, action: dict[str, Any], *, expected_seq: int | None = None

@@ -79,6 +79,9 @@ class ApplyResult:
     state: GameState
     events: list[dict[str, Any]]
     seq: int
+    #: The seat whose player made the action themselves (set by the game service);
+    #: None for actions of the host, of the bot at a deadline or of a computer seat.
+    actor: int | None = None
 
 
 @dataclass(frozen=True)
@@ -292,6 +295,16 @@ class GameStore(abc.ABC):
     @abc.abstractmethod
     async def pending_timers(self, game_id: int) -> list[Timer]:
         """The game's pending timers, earliest first."""
+
+    # -- users ----------------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def user_prefs(self, user_id: int) -> dict[str, Any]:
+        """A user's preferences (a JSON object; empty if they never set any)."""
+
+    @abc.abstractmethod
+    async def set_user_prefs(self, user_id: int, prefs: Mapping[str, Any]) -> None:
+        """Replace a user's preferences with ``prefs`` (a JSON object)."""
 
     @abc.abstractmethod
     async def rebuild_from_log(self, game_id: int) -> GameRow:

@@ -903,6 +903,36 @@ class SqliteGameStore(GameStore):
         )
         return [_timer(row) for row in rows]
 
+    # -- users --------------------------------------------------------------------------
+
+    async def user_prefs(self, user_id: int) -> dict[str, Any]:
+        """A user's preferences (a JSON object; empty if they never set any)."""
+        rows = await self._fetchall(
+            "SELECT prefs_json FROM user_prefs WHERE user_id = ?", (user_id,)
+        )
+        if not rows:
+            return {}
+        try:
+            prefs = json.loads(rows[0][0])
+        except ValueError:
+            return {}  # a damaged row counts as "nothing chosen"
+        return prefs if isinstance(prefs, dict) else {}
+
+    async def set_user_prefs(self, user_id: int, prefs: Mapping[str, Any]) -> None:
+        """Replace a user's preferences with ``prefs`` (a JSON object)."""
+        prefs_json = _dumps(dict(prefs))
+
+        async def work() -> None:
+            async with self._transaction() as conn:
+                await conn.execute(
+                    "INSERT INTO user_prefs (user_id, prefs_json, updated_at) VALUES (?, ?, ?)"
+                    " ON CONFLICT (user_id) DO UPDATE SET prefs_json = excluded.prefs_json,"
+                    " updated_at = excluded.updated_at",
+                    (user_id, prefs_json, self._stamp()),
+                )
+
+        await self._shielded(work())
+
 
 def _replay_for_store(
     record: Mapping[str, Any],

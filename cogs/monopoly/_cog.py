@@ -20,10 +20,17 @@ from bot.i18n import normalise_language, t
 from bot.rules_summary import describe_rules
 from bot.service import GameService, LobbyPlayer
 from bot.store import ApplyResult, ChannelBusy, GameRow, StoreError
-from cogs.monopoly import _house_rules, _manage, _trade
+from cogs.monopoly import _absence, _controls, _house_rules, _manage, _trade
 from cogs.monopoly import _panels as panels
 from cogs.monopoly._deadlines import DEADLINES, Deadlines
 from cogs.monopoly._text import Narrator, theme_of
+from cogs.monopoly._timing import (
+    DEADLINE_CHOICES,
+    DIGEST_CHOICES,
+    GAME_LENGTH_CHOICES,
+    MISSED_LIMIT_MAX,
+    OFFER_CHOICES,
+)
 from cogs.monopoly._widgets import BUTTON_ROUTES, explain
 
 log = logging.getLogger(__name__)
@@ -45,6 +52,38 @@ SIMPLE_ACTIONS: dict[str, dict[str, Any]] = {
 }
 # Buttons whose argument is a square.
 SQUARE_ACTIONS = ("build", "sell_building", "mortgage", "unmortgage", "claim_rent")
+
+
+def _choices(values: tuple[str, ...], **names: str) -> list[app_commands.Choice[str]]:
+    """Slash-command choices named by :data:`CHOICE_NAMES` or ``names`` (German names come
+    from the catalog, ``choice.<name>``)."""
+    return [
+        app_commands.Choice(name=names.get(value, CHOICE_NAMES[value]), value=value)
+        for value in values
+    ]
+
+
+#: English names of the time choices (German ones come from the catalog).
+CHOICE_NAMES = {
+    "off": "off",
+    "auto": "as long as the turn deadline",
+    "1m": "1 minute",
+    "5m": "5 minutes",
+    "15m": "15 minutes",
+    "1h": "1 hour",
+    "2h": "2 hours",
+    "4h": "4 hours",
+    "12h": "12 hours",
+    "24h": "24 hours",
+    "48h": "48 hours",
+    "72h": "72 hours",
+    "7d": "7 days",
+    "6": "06:00 UTC",
+    "8": "08:00 UTC",
+    "12": "12:00 UTC",
+    "18": "18:00 UTC",
+    "20": "20:00 UTC",
+}
 
 
 def user_lang(interaction: discord.Interaction) -> str:
@@ -81,7 +120,6 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
     def __init__(self, bot: commands.Bot, service: GameService) -> None:
         self.bot = bot
         self.service = service
-        self._publish_locks: dict[int, asyncio.Lock] = {}
         # What users are putting together in private menus (trade offers, choices of
         # lots), by (kind, game, user): short-lived, so kept in memory only.
         self.drafts: dict[tuple[str, int, int], Any] = {}
@@ -102,7 +140,8 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
     # -- helpers ------------------------------------------------------------------------
 
     def _lock(self, game_id: int) -> asyncio.Lock:
-        return self._publish_locks.setdefault(game_id, asyncio.Lock())
+        # One lock per game for every writer of its settings (see GameService.lock).
+        return self.service.lock(game_id)
 
     async def _reply(
         self, interaction: discord.Interaction, text: str, *, ephemeral: bool = True
@@ -331,6 +370,85 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         """The last lines of the turn message (only you see it)."""
         await _manage.show_log(self, interaction)
 
+    @app_commands.command(
+        name="settings", description="Time settings of the game; the host changes them"
+    )
+    @app_commands.describe(
+        deadline="Time each player has for a move before the bot plays it safe",
+        reminders="Remind at half time and shortly before the deadline",
+        auction_time="How long an auction stays open",
+        trade_time="How long a trade offer stays open",
+        missed_limit="Missed deadlines in a row before the others vote (0: never)",
+        digest="A daily summary of the game at this hour (UTC)",
+        time_limit="How long a game with a time limit lasts",
+        auction_mode="Live bidding or sealed bids (before the start only)",
+    )
+    @app_commands.choices(
+        deadline=_choices(DEADLINE_CHOICES),
+        auction_time=_choices(OFFER_CHOICES),
+        trade_time=_choices(OFFER_CHOICES),
+        digest=_choices(DIGEST_CHOICES, off="no digest"),
+        time_limit=_choices(GAME_LENGTH_CHOICES),
+        auction_mode=[
+            app_commands.Choice(name="live bidding", value="live"),
+            app_commands.Choice(name="sealed bids", value="sealed"),
+        ],
+    )
+    async def settings(
+        self,
+        interaction: discord.Interaction,
+        deadline: str | None = None,
+        reminders: bool | None = None,
+        auction_time: str | None = None,
+        trade_time: str | None = None,
+        missed_limit: app_commands.Range[int, 0, MISSED_LIMIT_MAX] | None = None,
+        digest: str | None = None,
+        time_limit: str | None = None,
+        auction_mode: str | None = None,
+    ) -> None:
+        """Show the time settings; the host changes them (in the lobby or during the game)."""
+        given = {
+            "deadline": deadline,
+            "reminders": reminders,
+            "auction_time": auction_time,
+            "trade_time": trade_time,
+            "missed_limit": missed_limit,
+            "digest": digest,
+            "time_limit": time_limit,
+            "auction_mode": auction_mode,
+        }
+        changes = {k: v for k, v in given.items() if v is not None}
+        await _controls.change_settings(self, interaction, changes)
+
+    @app_commands.command(name="pause", description="Pause the game: no deadlines, no moves (host)")
+    async def pause(self, interaction: discord.Interaction) -> None:
+        """The host pauses the game."""
+        await _controls.pause(self, interaction, True)
+
+    @app_commands.command(name="resume", description="Go on with a paused game (host)")
+    async def resume(self, interaction: discord.Interaction) -> None:
+        """The host resumes the game; deadlines start afresh."""
+        await _controls.pause(self, interaction, False)
+
+    @app_commands.command(
+        name="vacation", description="Let the computer play for you until you are back"
+    )
+    @app_commands.describe(away="On: the computer plays your seat; off: you play again")
+    async def vacation(self, interaction: discord.Interaction, away: bool = True) -> None:
+        """Hand one's seat to the computer, or take it back."""
+        await _absence.set_vacation(self, interaction, away)
+
+    @app_commands.command(name="remind", description="Nudge the player the game is waiting for")
+    async def remind(self, interaction: discord.Interaction) -> None:
+        """Mention (and DM, if they opted in) the players the game waits on."""
+        await _controls.remind(self, interaction)
+
+    @app_commands.command(name="notify", description="Reminders by direct message, on or off")
+    @app_commands.describe(enabled="On: the bot reminds you by direct message as well")
+    async def notify(self, interaction: discord.Interaction, enabled: bool = True) -> None:
+        """Opt in to (or out of) reminders by direct message, for every game."""
+        await _controls.notify(self, interaction, enabled)
+
     async def _host_action(
         self, interaction: discord.Interaction, row: GameRow, action: dict[str, Any]
     ) -> None:
@@ -512,6 +630,7 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
                 assert state is not None
                 settings = dict(row.settings)
                 await interaction.message.edit(view=None)  # type: ignore[union-attr]
+                await self.deadlines.game_started(row.id, state, settings)
                 lines = Narrator(state, settings["lang"], theme_of(settings)).lines(state.events)
                 await self.post_turn_message(
                     interaction.channel,
@@ -572,9 +691,12 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
                 line = narrator.line(event)
                 if line:
                     (after if new_turn else before).append(line)
+            if result.actor is not None and _absence.player_acted(settings, result.actor):
+                before.append(t(lang, "vacation.back", player=state.players[result.actor].name))
             lines = list(settings.get("turn_lines", [])) + before
             await self._update_auction(channel, game, state, settings, result.events)
             await _trade.close_offer_messages(channel, state, settings, result.events)
+            await _trade.post_new_offers(self, channel, game, state, settings, result.events)
             old_id = settings.get("turn_message")
             if state.phase == "over":
                 await self._edit_turn_message(
@@ -642,15 +764,20 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
             except discord.HTTPException:
                 log.warning("Could not close auction message %s", message_id, exc_info=True)
             settings.pop("auction_message", None)
+            settings.pop("auction_closes_at", None)
+            await self.service.store.cancel_timers(game, key="auction_close")
             message_id = None
         if state.auction is None:
             return
-        payload = panels.auction_message(game, state, settings)
         if message_id is None:
-            message = await channel.send(**payload)
+            # The closing time is set first, so the new message can show it.
+            closes = await self.deadlines.auction_opened(game, settings)
+            message = await channel.send(**panels.auction_message(game, state, settings))
             settings["auction_message"] = message.id
-        else:
-            await channel.get_partial_message(message_id).edit(**payload)  # type: ignore[attr-defined]
+            await self.deadlines.auction_close_at(game, closes, message.id)
+            return
+        payload = panels.auction_message(game, state, settings)
+        await channel.get_partial_message(message_id).edit(**payload)  # type: ignore[attr-defined]
 
 
 def _waiting(state: GameState) -> list[int]:

@@ -94,13 +94,14 @@ async def _apply(
     except (IllegalAction, StoreError) as error:
         await reply(interaction, explain(lang, error))
         return None
-    await _refresh_lobby(interaction, game, settings)
+    await refresh_lobby(interaction, game, settings)
     return settings
 
 
-async def _refresh_lobby(
+async def refresh_lobby(
     interaction: discord.Interaction, game: int, settings: dict[str, Any]
 ) -> None:
+    """Show changed lobby settings in the lobby message."""
     message_id = settings.get("lobby_message")
     if message_id is None or interaction.channel is None:
         return

@@ -14,6 +14,7 @@ from bot.engine.state import GameState
 from bot.engine.wealth import standings, wealth
 from bot.i18n import t
 from bot.rules_summary import describe_rules
+from cogs.monopoly import _timing as timing
 from cogs.monopoly._ids import GameButton
 from cogs.monopoly._manage import turn_extras
 from cogs.monopoly._text import Narrator, theme_of
@@ -47,10 +48,20 @@ def lobby_message(game_id: int, settings: dict[str, Any]) -> dict[str, Any]:
     embed.add_field(
         name=t(lang, "lobby.rules"), value="\n".join(summary[:3] + house_rules)[:1024], inline=False
     )
-    deadline = settings.get("deadline", "off")
     embed.add_field(
-        name=t(lang, "lobby.deadline", deadline=t(lang, f"deadline.{deadline}")),
-        value="\u200b",
+        name=t(lang, "lobby.timing"),
+        value="\n".join(
+            timing.describe(settings, lang, time_limit=rules.end_at_deadline)
+            + [
+                t(
+                    lang,
+                    "timing.auction_mode",
+                    value=t(
+                        lang, "timing.mode.sealed" if rules.sealed_auctions else "timing.mode.live"
+                    ),
+                )
+            ]
+        ),
         inline=False,
     )
     view = discord.ui.View(timeout=None)
@@ -225,6 +236,10 @@ def auction_message(game_id: int, state: GameState, settings: dict[str, Any]) ->
         name=t(lang, "auction.bidders"),
         value=", ".join(narrator.player(b) for b in still_in) or "–",
     )
+    if settings.get("auction_closes_at"):
+        embed.add_field(
+            name=t(lang, "auction.closes"), value=f"<t:{settings['auction_closes_at']}:R>"
+        )
     view = discord.ui.View(timeout=None)
     for step in AUCTION_STEPS:
         view.add_item(

@@ -633,14 +633,8 @@ async def _send(
     await interaction.edit_original_response(
         content=t(lang, "trade.sent", id=trade_id), embed=None, view=None
     )
-    row = await cog.service.store.load(game)
-    state = result.state
-    trade = _find_trade(state, trade_id)
-    channel = interaction.channel
-    if trade is not None and channel is not None:
-        message = await channel.send(**offer_message(game, state, dict(row.settings), trade))  # type: ignore[union-attr]
-        await remember_message(cog, game, "trade_messages", str(trade_id), message.id)
-    await cog.publish(channel, game, result)  # type: ignore[arg-type]
+    # publish posts the public offer (as it does for a computer player's offers).
+    await cog.publish(interaction.channel, game, result)  # type: ignore[arg-type]
 
 
 async def _quiet_act(
@@ -690,6 +684,9 @@ def offer_message(
     notes = _interest_notes(narrator, trade, you=None)
     if notes:
         embed.add_field(name=t(lang, "trade.interest"), value="\n".join(notes), inline=False)
+    closes = settings.get("trade_closes", {}).get(str(trade["id"]))
+    if closes:
+        embed.add_field(name=t(lang, "trade.closes"), value=f"<t:{closes}:R>", inline=False)
     embed.set_footer(text=t(lang, "trade.offer_footer", **{"from": giver, "to": taker}))
     seq = state.seq
     tid = trade["id"]
@@ -1203,6 +1200,33 @@ async def _lots_withdraw(
 # -- closing public offers --------------------------------------------------------------
 
 
+async def post_new_offers(
+    cog: MonopolyCog,
+    channel: discord.abc.Messageable,
+    game: int,
+    state: GameState,
+    settings: dict[str, Any],
+    events: list[dict[str, Any]],
+) -> None:
+    """Post the public message of every trade just proposed, with its closing time.
+
+    Called by ``publish`` (under its lock); ``settings`` is changed in place and saved
+    by ``publish``.
+    """
+    for event in events:
+        if event["type"] != "trade_proposed":
+            continue
+        trade = _find_trade(state, event["trade"])
+        if trade is None:
+            continue  # answered in the same breath (a counter-offer's original)
+        key = str(trade["id"])
+        closes = await cog.deadlines.trade_offered(game, settings, trade["id"])
+        if closes is not None:
+            settings["trade_closes"] = {**settings.get("trade_closes", {}), key: closes}
+        message = await channel.send(**offer_message(game, state, settings, trade))
+        settings["trade_messages"] = {**settings.get("trade_messages", {}), key: message.id}
+
+
 async def close_offer_messages(
     channel: discord.abc.Messageable,
     state: GameState,
@@ -1227,6 +1251,9 @@ async def close_offer_messages(
         del messages[key]
     if "trade_messages" in settings:
         settings["trade_messages"] = messages
+    closes = settings.get("trade_closes", {})
+    if closes:
+        settings["trade_closes"] = {k: v for k, v in closes.items() if k in open_ids}
     stored = settings.get("lot_offer_message")
     if stored is not None and (state.lot_offer is None or state.phase == "over"):
         message_id, debtor = stored

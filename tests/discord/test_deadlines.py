@@ -17,7 +17,7 @@ async def test_a_missed_deadline_lets_the_bot_play_the_absent_players_turn(table
     state = await table.state(game)
     absent = state.current
     timers = {t.kind: t for t in await bot.store.pending_timers(game)}
-    assert set(timers) == {"deadline", "reminder"}
+    assert set(timers) == {"deadline", "reminder", "reminder_soon"}
     assert timers["deadline"].payload["seq"] == state.seq
     # The reminder comes at half time: 12 hours before the 24-hour deadline.
     half = (timers["deadline"].due_at - timers["reminder"].due_at).total_seconds()
