@@ -41,6 +41,10 @@ Reset Token) and put the new one in .env or the environment.
 """
 
 
+#: Seconds the timer loop sleeps at most before looking at the store again.
+TIMER_POLL = 3600.0
+
+
 class MonopolyBot(commands.Bot):
     """The bot: default intents, mention prefix, slash commands provided by cogs."""
 
@@ -85,7 +89,11 @@ class MonopolyBot(commands.Bot):
         # Turn deadlines and reminders: one loop fires the store's timers when due. It
         # runs only while there are timers: started here if any are pending (those that
         # came due while the bot was down fire now), else by the first one scheduled.
-        self.scheduler = Scheduler(self.store, self._fire_timer, now=discord.utils.utcnow)
+        # This process wakes the loop whenever it adds a timer, so the loop only looks
+        # at the store by itself once an hour (for timers another process added).
+        self.scheduler = Scheduler(
+            self.store, self._fire_timer, now=discord.utils.utcnow, max_sleep=TIMER_POLL
+        )
         if await self.store.next_due_at() is not None:
             self.scheduler.start()
         # German names and descriptions for the commands (English is the source text).

@@ -2,12 +2,14 @@
 
 Asynchronous games cannot wait forever for an absent player. At a deadline the
 bot applies :func:`default_action` for the player the game waits on: throw and
-move; decline a purchase (the lot goes to auction); pass in an auction; keep
-received mortgages (the cheaper choice now); pay a card's fine if the cash allows,
-else draw; place a won building on the first street that takes it; in debt,
-raise the money by the least damaging means (sell buildings evenly, dearest
-first, then mortgage the cheapest lots outside complete groups) or go bankrupt
-when nothing is left; and end the turn. It never builds, buys or trades.
+move; decline a purchase (the lot goes to auction); pass in an auction (in a
+sealed auction the game waits only on bidders without a sealed bid, so a bid
+already in stands); keep received mortgages (the cheaper choice now); pay a
+card's fine if the cash allows, else draw; place a won building on the first
+street that takes it; in debt, raise the money by the least damaging means
+(sell buildings evenly, dearest first, then mortgage the cheapest lots outside
+complete groups) or go bankrupt when nothing is left; and end the turn. It never
+builds, buys or trades.
 """
 
 from __future__ import annotations

@@ -330,9 +330,28 @@ def _bid(state: GameState, seat: int, action: dict[str, Any]) -> None:
     auctions.bid(state, seat, amount)  # type: ignore[arg-type]
 
 
+def _sealed_bid(state: GameState, seat: int, action: dict[str, Any]) -> None:
+    amount = action.get("amount")
+    auctions.check_sealed_bid(state, seat, amount)
+    auctions.sealed_bid(state, seat, amount)  # type: ignore[arg-type]
+
+
 def _auction_pass(state: GameState, seat: int, action: dict[str, Any]) -> None:
     auctions.check_pass(state, seat)
     auctions.pass_bid(state, seat)
+
+
+def _close_auction(state: GameState, action: dict[str, Any], apply: bool = False) -> None:
+    """The running auction's closing time has passed (an input: the engine never reads a clock).
+
+    Whoever has not committed by then counts as passed: in a live auction the
+    leader wins at their bid, a sealed auction is resolved from the bids it has;
+    without any bid the item stays with the bank (see :func:`auctions.close_now`).
+    """
+    if state.auction is None:
+        raise IllegalAction("no_auction")
+    if apply:
+        auctions.close_now(state)
 
 
 # -- buildings and mortgages -----------------------------------------------------------
@@ -494,6 +513,7 @@ HANDLERS: dict[str, Handler] = {
     "choose": _choose,
     "end_turn": _end_turn,
     "bid": _bid,
+    "sealed_bid": _sealed_bid,
     "auction_pass": _auction_pass,
     "build": _build,
     "sell_building": _sell_building,
@@ -515,6 +535,7 @@ HANDLERS: dict[str, Handler] = {
 # Each is called once to check (apply=False) and once to carry out (apply=True).
 SYSTEM_HANDLERS: dict[str, Callable[..., None]] = {
     "time_up": _time_up,
+    "close_auction": _close_auction,
     "remove_player": _remove_player,
     "end_game": _end_game,
 }

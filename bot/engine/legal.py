@@ -2,7 +2,8 @@
 
 Every listed action can be passed to :func:`~bot.engine.game.apply_action` as it
 is. Actions that need free parameters are listed once with a sensible value:
-``bid`` with the lowest allowed amount (see :func:`bid_range` for the range).
+``bid`` (or ``sealed_bid`` in a sealed auction) with the lowest allowed amount
+(see :func:`bid_range` for the range).
 Trade proposals and part-payment offers are open-ended and not listed; use
 :func:`may_propose_trade` and :func:`may_offer_lots`.
 """
@@ -34,11 +35,15 @@ def _passes(check: Any, *args: Any, **kwargs: Any) -> bool:
 
 
 def bid_range(state: GameState, seat: int) -> tuple[int, int] | None:
-    """The lowest and highest bid ``seat`` may make now, or ``None``."""
+    """The lowest and highest bid ``seat`` may make now, or ``None``.
+
+    In a sealed auction this is the range of a (revised) sealed bid: from the
+    opening minimum, whatever the others have bid, which nobody can see.
+    """
     auction = state.auction
     if auction is None or not _passes(auctions.check_pass, state, seat):
         return None
-    lowest = auctions.next_minimum(state)
+    lowest = auction["min"] if auctions.is_sealed(auction) else auctions.next_minimum(state)
     highest = state.players[seat].cash if state.rules.auction_bid_covered_by_cash else 10**9
     return (lowest, highest) if lowest <= highest else None
 
@@ -89,9 +94,11 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     if mine and phase == "end":
         add("end_turn")
     if phase == "auction":
+        assert state.auction is not None
         span = bid_range(state, seat)
         if span is not None:
-            add("bid", amount=span[0])
+            # A sealed bidder who has bid may still revise (or withdraw by passing).
+            add("sealed_bid" if auctions.is_sealed(state.auction) else "bid", amount=span[0])
         if _passes(auctions.check_pass, state, seat):
             add("auction_pass")
     owned = [i for i, owner in enumerate(state.owner) if owner == seat]
@@ -163,6 +170,12 @@ def waiting_for(state: GameState) -> list[int]:
     if phase == "auction":
         auction = state.auction
         assert auction is not None
+        if auctions.is_sealed(auction):
+            # Whoever has a sealed bid in has done their part (revising is optional).
+            bidding = {b["player"] for b in auction["bids"]}
+            return [
+                b for b in auction["bidders"] if b not in auction["passed"] and b not in bidding
+            ]
         return [
             b for b in auction["bidders"] if b not in auction["passed"] and b != auction["leader"]
         ]

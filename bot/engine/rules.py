@@ -57,6 +57,9 @@ class Rules:
     auction_declined_lots: bool
     auction_min_bid: int
     auction_bid_covered_by_cash: bool
+    # House rule: every auction takes sealed bids (one private maximum each) instead of
+    # live bidding, for tables spread over time zones; no rulebook has it.
+    sealed_auctions: bool
     # Jail.
     doubles_to_jail: int
     jail_max_attempts: int

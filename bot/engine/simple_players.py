@@ -1,6 +1,7 @@
 """Built-in simple players: sensible, fast, deterministic.
 
-They buy what they can afford with a reserve, bid up to a lot's price, build
+They buy what they can afford with a reserve, bid up to a lot's price (in a
+sealed auction they submit that limit once and never revise it), build
 evenly when cash allows, pay bail or wait in jail by strategy, raise money by
 selling the dearest buildings and mortgaging the cheapest lots, now and then
 offer cash for the last lot of a group, and go bankrupt when they must. They
@@ -91,6 +92,12 @@ class SimplePlayer:
         else:
             value = auction["min"] * 3 // 2
         limit = min(value, cash - RESERVE // 2)
+        if auctions.is_sealed(auction):
+            # The game waits only on bidders without a sealed bid, so this is asked once:
+            # submit the most it would pay live, and never revise.
+            if limit < auction["min"]:
+                return {"type": "auction_pass", "player": seat}
+            return {"type": "sealed_bid", "player": seat, "amount": limit}
         lowest = auctions.next_minimum(state)
         if lowest > limit:
             return {"type": "auction_pass", "player": seat}

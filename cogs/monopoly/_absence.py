@@ -290,6 +290,9 @@ async def on_vote(
             if me != seat:
                 await reply(interaction, t(lang, "error.vote_not_you"))
                 return
+            if choice != "back":
+                await reply(interaction, t(lang, "error.vote_own_seat"))
+                return
             result = "back"
         elif me not in voters:
             await reply(interaction, t(lang, "error.not_a_voter"))

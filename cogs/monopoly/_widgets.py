@@ -251,7 +251,8 @@ def merge(results: Iterable[ApplyResult]) -> ApplyResult | None:
     if not results:
         return None
     events = [event for result in results for event in result.events]
-    return ApplyResult(state=results[-1].state, events=events, seq=results[-1].seq)
+    actor = next((r.actor for r in results if r.actor is not None), None)
+    return ApplyResult(state=results[-1].state, events=events, seq=results[-1].seq, actor=actor)
 
 
 async def load_seat(

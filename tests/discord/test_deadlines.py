@@ -1,51 +1,89 @@
-"""Turn deadlines: a game keeps moving when a player does not come back in time."""
+"""Turn deadlines and reminders: a game keeps moving when a player does not come back.
+
+These tests move simcord's virtual clock (``env.advance_time``): the bot's timer loop
+sleeps on the event loop's clock and reads ``discord.utils.utcnow``, both virtual here,
+so the timers fire exactly as they would over hours and days.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.engine.legal import waiting_for
-from tests.discord.helpers import Table, embed_text, start_game
+from bot.i18n import t
+from tests.discord.helpers import Table, embed_text, restart, start_game
 
 pytest_plugins = ["tests.discord.helpers"]
 
 
-async def test_a_missed_deadline_lets_the_bot_play_the_absent_players_turn(table: Table) -> None:
-    """Alice opens a game with a 24-hour deadline and does not roll. When the deadline
-    fires, the channel is told and the safe default plays her whole turn (throw, no
-    purchase, end); the next player's turn message appears with a fresh deadline."""
-    game = await start_game(table, table.alice, table.bob, deadline="24h")
-    bot = table.bot
+def texts(table: Table, marker: str) -> list[str]:
+    """The bot's public messages that contain ``marker``."""
+    return [m.content for m in table.bot_messages() if marker in (m.content or "")]
+
+
+def dms(member: Any) -> list[str]:
+    """The direct messages the bot sent ``member``."""
+    return [m.content for m in member.user.dm_channel.history() if m.author.bot]
+
+
+async def test_reminders_at_half_time_and_shortly_before_then_the_safe_default(
+    table: Table,
+) -> None:
+    """A game with a one-hour deadline. Alice (first to throw) opted in to direct
+    messages, Bob did not. After 30 minutes she is mentioned in the channel and gets a
+    DM; 6 minutes before the end (a tenth of the deadline) again; at the deadline the
+    channel is told and the safe default plays her whole turn (throw, no purchase, end).
+    The next player's turn message has a fresh deadline."""
+    await table.alice.slash(table.channel, "monopoly notify", enabled=True)
+    game = await start_game(table, table.alice, table.bob, deadline="1h")
     state = await table.state(game)
-    absent = state.current
-    timers = {t.kind: t for t in await bot.store.pending_timers(game)}
-    assert set(timers) == {"deadline", "reminder", "reminder_soon"}
-    assert timers["deadline"].payload["seq"] == state.seq
-    # The reminder comes at half time: 12 hours before the 24-hour deadline.
-    half = (timers["deadline"].due_at - timers["reminder"].due_at).total_seconds()
-    assert round(half) == 12 * 3600
-    assert timers["deadline"].payload["deadline_at"] == int(timers["deadline"].due_at.timestamp())
+    absent = state.players[state.current]
+    assert absent.name == "alice"
+    mention = f"<@{absent.id}>"
 
-    await bot.get_cog("Monopoly").deadlines.fire(timers["reminder"])
-    mention = f"<@{state.players[absent].id}>"
-    assert mention in table.channel.last_message.content  # the reminder names the player
+    await table.env.advance_time(29 * 60)
+    assert not texts(table, "⏰")
+    await table.env.advance_time(60)
+    assert any(mention in text for text in texts(table, "⏰"))
+    assert len(dms(table.alice)) == 1
+    assert f"<#{table.channel.id}>" in dms(table.alice)[0]  # which game, with a link
+    assert dms(table.bob) == []
 
-    await bot.get_cog("Monopoly").deadlines.fire(timers["deadline"])
+    await table.env.advance_time(24 * 60)  # 54 minutes: the second reminder
+    assert len(texts(table, mention + ": ")) == 2
+    assert len(dms(table.alice)) == 2
+
+    await table.env.advance_time(6 * 60)  # the deadline
     after = await table.state(game)
-    # Alice's part is done (a lot she landed on may now be auctioned to the others).
-    assert absent not in waiting_for(after)
-    told = [m.content for m in table.bot_messages() if "⏰" in (m.content or "")]
-    assert any(state.players[absent].name in text for text in told)
-    new_deadline = {t.kind: t for t in await bot.store.pending_timers(game)}["deadline"]
-    assert new_deadline.payload["seq"] == after.seq  # rescheduled for the new state
+    assert 0 not in waiting_for(after)  # alice's part is done
+    assert texts(table, t("de", "deadline.passed", players="alice"))
+    timers = {tm.kind: tm for tm in await table.bot.store.pending_timers(game)}
+    assert timers["deadline"].payload["seq"] == after.seq  # rescheduled for the new state
     turn = await table.turn_message(game)
     assert after.players[after.current].name in embed_text(turn)
-    await bot.scheduler.stop()
+
+
+async def test_no_reminders_when_the_host_turns_them_off(table: Table) -> None:
+    """``/monopoly settings reminders:False``: the deadline still acts, but nobody is
+    pinged before it."""
+    await table.alice.slash(table.channel, "monopoly start", language="de", deadline="1h")
+    lobby = table.channel.last_message
+    await table.bob.click(lobby, label=t("de", "button.join"))
+    await table.alice.slash(table.channel, "monopoly settings", reminders=False)
+    await table.alice.click(lobby, label=t("de", "button.start"))
+    game = await table.game_id()
+    await table.env.advance_time(59 * 60)
+    assert not texts(table, "⏰")
+    await table.env.advance_time(60)
+    assert texts(table, t("de", "deadline.passed", players="alice"))
+    assert (await table.state(game)).seq > 0
 
 
 async def test_a_deadline_for_a_state_that_moved_on_does_nothing(table: Table) -> None:
-    """Bob rolls before the deadline: the old timer is stale and changes nothing."""
+    """Alice rolls before the deadline: the old timer is stale and changes nothing."""
     game = await start_game(table, table.alice, table.bob, deadline="1h")
     bot = table.bot
-    old = {t.kind: t for t in await bot.store.pending_timers(game)}["deadline"]
+    old = {tm.kind: tm for tm in await bot.store.pending_timers(game)}["deadline"]
     current = await table.current_member(game)
     await current.click(await table.turn_message(game), label="🎲 Würfeln")
     before = await table.state_json(game)
@@ -58,3 +96,28 @@ async def test_no_deadline_means_no_timers(table: Table) -> None:
     game = await start_game(table, table.alice, table.bob)
     assert await table.bot.store.pending_timers(game) == []
     assert not table.bot.scheduler.running
+
+
+async def test_a_deadline_that_passed_while_the_bot_was_down_fires_once(
+    table: Table, db_path: Any
+) -> None:
+    """The bot goes down with a deadline pending; two hours later it starts again. The
+    overdue deadline fires once on start-up (one "deadline passed" message, one default
+    turn), never a second time."""
+    game = await start_game(table, table.alice, table.bob, deadline="1h")
+    before = await table.state(game)
+    await table.bot.scheduler.stop()  # the process dies: no loop, the timers stay stored
+    await table.env.advance_time(2 * 3600)
+    assert not texts(table, t("de", "deadline.passed", players="alice"))
+
+    await restart(table, db_path)
+    await table.env.advance_time(1)  # the new loop's first round
+    passed = texts(table, t("de", "deadline.passed", players="alice"))
+    assert len(passed) == 1
+    after = await table.state(game)
+    assert after.seq > before.seq and 0 not in waiting_for(after)
+    # The new deadline (an hour from the restart) is the only one pending.
+    pending = [tm for tm in await table.bot.store.pending_timers(game) if tm.kind == "deadline"]
+    assert len(pending) == 1 and pending[0].payload["seq"] == after.seq
+    await table.env.advance_time(30 * 60)
+    assert len(texts(table, t("de", "deadline.passed", players="alice"))) == 1

@@ -1,10 +1,11 @@
 """Property tests: random legal play keeps every invariant under every preset.
 
-For each preset (and classic with the house rules switched on) hypothesis builds a
-seeded game, lets the simple players play a drawn number of actions, and then plays
-random *legal* actions (``bot.engine.legal.legal_actions``, bids anywhere in
-``bid_range``), now and then the system action ``time_up`` in presets that end at an
-agreed time. After every action:
+For each preset (and classic with the house rules switched on, and with sealed-bid
+auctions) hypothesis builds a seeded game, lets the simple players play a drawn number
+of actions, and then plays random *legal* actions (``bot.engine.legal.legal_actions``,
+live and sealed bids anywhere in ``bid_range``), now and then the system action
+``time_up`` in presets that end at an agreed time and ``close_auction`` while an
+auction runs. After every action:
 
 * money is conserved: every change of a player's cash and of the Free Parking pot
   (payee/payer ``-2``) is explained by that action's ``payment`` events;
@@ -62,6 +63,11 @@ CONFIGS: dict[str, Rules] = {
     "classic+house_rules": Rules.from_preset("classic", **HOUSE_RULES),
     "mark+fixed_parking": Rules.from_preset(
         "mark", free_parking="fixed", free_parking_amount=2000, auction_min_raise=100
+    ),
+    # House rule: every auction with sealed bids (second price + the minimum raise).
+    "classic+sealed": Rules.from_preset("classic", sealed_auctions=True, auction_min_raise=10),
+    "short+sealed_uncovered": Rules.from_preset(
+        "short", sealed_auctions=True, auction_bid_covered_by_cash=False
     ),
 }
 
@@ -267,7 +273,7 @@ class Driver:
         seats = [s for s, found in options.items() if found]
         seat = data.draw(st.sampled_from(seats), label="seat")
         action = dict(data.draw(st.sampled_from(options[seat]), label="action"))
-        if action["type"] == "bid":
+        if action["type"] in ("bid", "sealed_bid"):
             low, high = bid_range(state, seat)  # type: ignore[misc]
             action["amount"] = data.draw(st.integers(low, min(high, low + 3000)), label="bid")
         return action
@@ -299,6 +305,9 @@ def test_random_legal_play_keeps_the_invariants(config: str, data: st.DataObject
         mode = data.draw(st.integers(0, 39), label="mode")
         if mode >= 38 and rules.end_at_deadline and not state.time_up:
             driver.apply({"type": "time_up"})
+        elif mode >= 36 and state.auction is not None:
+            # The auction's closing time passes (the bot's timer).
+            driver.apply({"type": "close_auction"})
         elif mode >= 28:
             driver.apply(driver.simple_action())
         else:
