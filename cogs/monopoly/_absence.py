@@ -277,10 +277,11 @@ async def on_vote(
         settings = dict(row.settings)
         votes = dict(settings.get("votes", {}))
         vote = votes.get(seat_text)
-        if state is None or vote is None or state.phase == "over":
+        seat = int(seat_text)
+        gone = state is not None and seat < len(state.players) and state.players[seat].bankrupt
+        if state is None or vote is None or state.phase == "over" or gone:
             await reply(interaction, t(lang, "error.vote_closed"))
             return
-        seat = int(seat_text)
         me = cog.service.seat_of(state, interaction.user.id)
         if me is None:
             await reply(interaction, t(lang, "error.not_a_player"))

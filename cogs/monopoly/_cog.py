@@ -92,12 +92,17 @@ def user_lang(interaction: discord.Interaction) -> str:
 
 
 class BidModal(discord.ui.Modal):
-    """Asks for an exact bid."""
+    """Asks for an exact bid, or (``sealed``) for a sealed maximum."""
 
-    def __init__(self, cog: MonopolyCog, game: int, seq: int, lang: str) -> None:
-        super().__init__(title=t(lang, "modal.bid_title"), custom_id=f"bidmodal:{game}:{seq}")
-        self.cog, self.game, self.seq, self.lang = cog, game, seq, lang
-        self.amount = discord.ui.TextInput(label=t(lang, "modal.bid_label"), max_length=9)
+    def __init__(
+        self, cog: MonopolyCog, game: int, seq: int, lang: str, *, sealed: bool = False
+    ) -> None:
+        kind = "sealed" if sealed else "bid"
+        super().__init__(
+            title=t(lang, f"modal.{kind}_title"), custom_id=f"{kind}modal:{game}:{seq}"
+        )
+        self.cog, self.game, self.seq, self.lang, self.sealed = cog, game, seq, lang, sealed
+        self.amount = discord.ui.TextInput(label=t(lang, f"modal.{kind}_label"), max_length=9)
         self.add_item(self.amount)
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
@@ -109,8 +114,21 @@ class BidModal(discord.ui.Modal):
                 t(self.lang, "error.bad_number", text=self.amount.value), ephemeral=True
             )
             return
+        amount = int(text)
+        if not self.sealed:
+            await self.cog.run_action(
+                interaction, self.game, {"type": "bid", "amount": amount}, expected_seq=None
+            )
+            return
+        # Only the bidder learns the amount; the table sees that a bid came in.
+        row = await self.cog.service.store.load(self.game)
+        shown = Narrator(row.state, self.lang).money(amount) if row.state else str(amount)
         await self.cog.run_action(
-            interaction, self.game, {"type": "bid", "amount": int(text)}, expected_seq=None
+            interaction,
+            self.game,
+            {"type": "sealed_bid", "amount": amount},
+            expected_seq=None,
+            confirm=t(self.lang, "auction.sealed_confirm", amount=shown),
         )
 
 
@@ -501,9 +519,10 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
             # Trades, lot offers, debts, received mortgages, rent claims (_trade, _manage).
             await route(self, interaction, game, seq, arg)
             return
-        if act == "bid_modal":
+        if act in ("bid_modal", "sealed_modal"):
             # A modal must be the first response: open it before touching the store.
-            await interaction.response.send_modal(BidModal(self, game, seq, lang))
+            sealed = act == "sealed_modal"
+            await interaction.response.send_modal(BidModal(self, game, seq, lang, sealed=sealed))
             return
         if act == "resign":
             view = discord.ui.View(timeout=None)
@@ -577,8 +596,12 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         *,
         expected_seq: int | None,
         ephemeral_origin: bool = False,
+        confirm: str | None = None,
     ) -> None:
-        """Apply the clicking user's action, then update the game's messages."""
+        """Apply the clicking user's action, then update the game's messages.
+
+        ``confirm`` is told the user privately once the action is accepted.
+        """
         lang = user_lang(interaction)
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=ephemeral_origin, thinking=False)
@@ -595,8 +618,8 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
                 pass  # the refusal is still explained, only without names
             await interaction.followup.send(explain(lang, error, state, settings), ephemeral=True)
             return
-        if ephemeral_origin:
-            await interaction.followup.send(t(lang, "manage.done"), ephemeral=True)
+        if ephemeral_origin or confirm:
+            await interaction.followup.send(confirm or t(lang, "manage.done"), ephemeral=True)
         channel = interaction.channel
         await self.publish(channel, game, result)  # type: ignore[arg-type]
 
@@ -659,6 +682,8 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         lines: list[str],
     ) -> None:
         """Post a new turn message with the board and remember it."""
+        # Timers first, so the message can show the move's deadline.
+        await self.deadlines.reschedule(game, state, settings)
         mention = " ".join(f"<@{state.players[s].id}>" for s in _waiting(state))
         message = await channel.send(
             content=mention or None,
@@ -669,7 +694,6 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         settings["turn_message"] = message.id
         settings["turn_lines"] = lines[-panels.MAX_LINES :]
         await self.service.store.set_settings(game, settings)
-        await self.deadlines.reschedule(game, state, settings)
 
     async def publish(
         self, channel: discord.abc.Messageable, game: int, result: ApplyResult
@@ -717,11 +741,11 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
                 await self.post_turn_message(channel, game, state, settings, after)
                 return
             settings["turn_lines"] = lines[-panels.MAX_LINES :]
+            await self.deadlines.reschedule(game, state, settings)
             await self._edit_turn_message(
                 channel, game, old_id, state, settings, lines, final=False
             )
             await self.service.store.set_settings(game, settings)
-            await self.deadlines.reschedule(game, state, settings)
 
     async def _edit_turn_message(
         self,

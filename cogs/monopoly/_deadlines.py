@@ -84,7 +84,12 @@ class Deadlines:
     # -- planning ---------------------------------------------------------------------
 
     async def reschedule(self, game: int, state: GameState, settings: dict[str, Any]) -> None:
-        """Plan the turn timers for the game as it is now (after every action)."""
+        """Plan the turn timers for the game as it is now (after every action).
+
+        Records the move's deadline in ``settings["deadline_at"]`` (a Unix time, for
+        the turn message), or removes it when there is none.
+        """
+        settings.pop("deadline_at", None)
         if state.phase == "over" or settings.get("paused"):
             for key in TURN_TIMERS:
                 await self.store.cancel_timers(game, key=key)
@@ -103,6 +108,7 @@ class Deadlines:
                 await self.store.cancel_timers(game, key=key)
             return
         deadline = now + timedelta(seconds=seconds)
+        settings["deadline_at"] = int(deadline.timestamp())
         payload = {"seq": state.seq, "deadline_at": int(deadline.timestamp()), "players": humans}
         await self._add(game, "deadline", deadline, payload)
         if setting(settings, "reminders"):

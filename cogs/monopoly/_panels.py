@@ -8,6 +8,7 @@ from typing import Any
 
 import discord
 
+from bot.engine.auctions import is_sealed
 from bot.engine.legal import legal_actions, waiting_for
 from bot.engine.rules import Rules
 from bot.engine.state import GameState
@@ -129,8 +130,28 @@ def turn_embed(state: GameState, settings: dict[str, Any], lines: list[str]) -> 
     if state.phase != "over":
         waiting = ", ".join(state.players[s].name for s in waiting_for(state))
         embed.set_footer(text=t(lang, f"phase.{state.phase}") + " · " + waiting)
+        _time_fields(embed, state, settings)
     embed.set_image(url="attachment://board.png")
     return embed
+
+
+def _time_fields(embed: discord.Embed, state: GameState, settings: dict[str, Any]) -> None:
+    """The clocks of an asynchronous game: the move's deadline, the end, computer seats."""
+    lang = settings["lang"]
+    if settings.get("paused"):
+        embed.add_field(name=t(lang, "turn.paused"), value="/monopoly resume", inline=True)
+    elif settings.get("deadline_at"):
+        embed.add_field(
+            name=t(lang, "turn.deadline"), value=f"<t:{settings['deadline_at']}:R>", inline=True
+        )
+    if settings.get("ends_at"):
+        embed.add_field(
+            name=t(lang, "turn.ends"), value=f"<t:{settings['ends_at']}:f>", inline=True
+        )
+    computer = sorted(int(seat) for seat in settings.get("computer", {}))
+    if computer:
+        names = ", ".join(state.players[seat].name for seat in computer)
+        embed.add_field(name=t(lang, "turn.computer"), value=names, inline=True)
 
 
 # What a button of the turn message does: (engine action type, label key, style).
@@ -211,6 +232,58 @@ def turn_view(game_id: int, state: GameState, settings: dict[str, Any]) -> disco
 AUCTION_STEPS = (1, 10, 50, 100)
 
 
+def _sealed_auction_message(
+    game_id: int,
+    state: GameState,
+    settings: dict[str, Any],
+    embed: discord.Embed,
+    narrator: Narrator,
+) -> dict[str, Any]:
+    """A sealed auction: the terms, who has submitted a maximum (never how much)."""
+    lang = settings["lang"]
+    auction = state.auction
+    assert auction is not None
+    embed.description = (
+        t(lang, "auction.no_bid", minimum=narrator.money(auction["min"]))
+        + "\n"
+        + t(lang, "auction.sealed", step=narrator.money(state.rules.auction_min_raise))
+    )
+    submitted = [b["player"] for b in auction["bids"]]
+    waiting = [b for b in auction["bidders"] if b not in auction["passed"] and b not in submitted]
+    embed.add_field(
+        name=t(lang, "auction.submitted"),
+        value=", ".join(narrator.player(b) for b in submitted) or "–",
+    )
+    embed.add_field(
+        name=t(lang, "auction.bidders"), value=", ".join(narrator.player(b) for b in waiting) or "–"
+    )
+    if settings.get("auction_closes_at"):
+        embed.add_field(
+            name=t(lang, "auction.closes"), value=f"<t:{settings['auction_closes_at']}:R>"
+        )
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        GameButton(
+            game_id,
+            state.seq,
+            "sealed_modal",
+            label=t(lang, "button.sealed_bid"),
+            style=discord.ButtonStyle.primary,
+        )
+    )
+    view.add_item(
+        GameButton(
+            game_id,
+            state.seq,
+            "auction_pass",
+            label=t(lang, "button.pass"),
+            style=discord.ButtonStyle.danger,
+        )
+    )
+    mentions = " ".join(f"<@{state.players[b].id}>" for b in waiting)
+    return {"content": mentions or None, "embed": embed, "view": view}
+
+
 def auction_message(game_id: int, state: GameState, settings: dict[str, Any]) -> dict[str, Any]:
     """The auction message: the lot, the current bid and leader, the bid buttons."""
     lang = settings["lang"]
@@ -222,6 +295,8 @@ def auction_message(game_id: int, state: GameState, settings: dict[str, Any]) ->
     else:
         item = t(lang, f"word.{auction['kind']}")
     embed = discord.Embed(title=t(lang, "auction.title", item=item), colour=0xF9A825)
+    if is_sealed(auction):
+        return _sealed_auction_message(game_id, state, settings, embed, narrator)
     if auction["leader"] is None:
         embed.description = t(lang, "auction.no_bid", minimum=narrator.money(auction["min"]))
     else:

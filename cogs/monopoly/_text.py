@@ -93,6 +93,13 @@ class Narrator:
                 text=self.card_text(event["deck"], event["card"]),
                 **params,
             )
+        if kind == "auction_won" and "bids" in event:
+            # A sealed auction is over: every maximum is shown, highest first.
+            bids = ", ".join(
+                f"{self.player(b['player'])} {self.money(b['amount'])}" for b in event["bids"]
+            )
+            won = t(lang, "event.auction_won", **params)
+            return won + " · " + t(lang, "event.sealed_bids", bids=bids)
         if kind == "game_over":
             if event.get("winner") is None:
                 return t(lang, "event.game_abandoned")

@@ -378,3 +378,71 @@ async def test_the_daily_digest_comes_once_a_day_until_the_game_ends(table: Tabl
     assert await table.bot.store.pending_timers(game) == []
     await table.env.advance_time(24 * 3600)
     assert len(said(table, title)) == 2
+
+
+# -- sealed bids --------------------------------------------------------------------------
+
+
+async def submit_sealed(member: Member, auction: discord.Message, amount: str) -> Any:
+    """``member`` opens the "Sealed bid" form of the auction message and submits ``amount``."""
+    shown = await member.click(auction, label=t("de", "button.sealed_bid"))
+    assert shown.modal is not None, "the sealed bid button opened no form"
+    field = shown.modal["components"][0]
+    inner = field.get("components") or [field.get("component")]
+    return await member.submit_modal(shown, {inner[0]["custom_id"]: amount})
+
+
+async def sealed_auction_of_turmstrasse(table: Table, **options: Any) -> int:
+    """Alice, Bob and Carol play with sealed bids; Alice declines Turmstraße (60 €)."""
+    raw = scenario(
+        [table.alice, table.bob, table.carol],
+        steps=[rolled(0, 1, 2)],
+        rules={"sealed_auctions": True},
+    )
+    game = await play_position(table, raw)
+    if options:
+        await table.alice.slash(table.channel, "monopoly settings", **options)
+    await table.alice.click(await table.turn_message(game), label=t("de", "button.decline"))
+    return game
+
+
+async def test_a_sealed_bid_auction_with_three_players(table: Table) -> None:
+    """Sealed bids (a house rule): each of the three submits a private maximum in a form
+    and only they see the amount. When the last one is in, the highest (Bob, 80 €) wins
+    and pays the second-highest plus the minimum raise: 60 € + 1 € = 61 €. Then every
+    bid is shown."""
+    game = await sealed_auction_of_turmstrasse(table)
+    auction = await table.auction_message(game)
+    assert t("de", "button.sealed_bid") in buttons(auction)
+    assert "+10" not in buttons(auction)  # no live bidding
+
+    mine = await submit_sealed(table.bob, auction, "80")
+    assert private_reply(mine) == t("de", "auction.sealed_confirm", amount="80 €")
+    await submit_sealed(table.alice, await table.auction_message(game), "60 €")
+    shown = embed_text(await table.auction_message(game))
+    assert "alice, bob" in shown and "80 €" not in shown  # who has bid, never how much
+    assert not any("80 €" in embed_text(m) for m in table.bot_messages())
+
+    too_much = await submit_sealed(table.carol, await table.auction_message(game), "5000")
+    assert "1.500 €" in private_reply(too_much)  # above her cash: refused, nothing changes
+    assert (await table.state(game)).auction is not None
+    await submit_sealed(table.carol, await table.auction_message(game), "40")
+
+    state = await table.state(game)
+    assert state.auction is None and state.owner[TURMSTRASSE] == 1
+    assert state.players[1].cash == 1500 - 61
+    closed = table.message(auction.id).content  # the auction message, now with every bid
+    assert "bob 80 €, alice 60 €, carol 40 €" in closed and "61 €" in closed
+
+
+async def test_a_sealed_auction_closes_at_its_closing_time(table: Table) -> None:
+    """Auctions run for an hour; Carol never submits. At the closing time she counts as
+    passed and Bob, the only bidder, pays the minimum (1 €)."""
+    game = await sealed_auction_of_turmstrasse(table, auction_time="1h")
+    auction = await table.auction_message(game)
+    await submit_sealed(table.bob, auction, "50")
+    await table.alice.click(await table.auction_message(game), label=t("de", "button.pass"))
+    await table.env.advance_time(3600)
+    state = await table.state(game)
+    assert state.auction is None and state.owner[TURMSTRASSE] == 1
+    assert state.players[1].cash == 1500 - 1
