@@ -70,6 +70,38 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_tournament(args: argparse.Namespace) -> int:
+    from bot.engine.computer import LEVELS
+    from bot.engine.computer.tournament import tournament
+
+    lineup = [level.strip() for level in args.lineup.split(",") if level.strip()]
+    unknown = [level for level in lineup if level not in LEVELS]
+    if unknown or not 2 <= len(lineup) <= 10:
+        print(
+            f"--lineup needs 2 to 10 of {', '.join(LEVELS)}, comma-separated",
+            file=sys.stderr,
+        )
+        return 2
+    result = tournament(lineup, args.games, args.seed, rules=_rules(args), turn_cap=args.turn_cap)
+    data = result.to_dict()
+    if args.json:
+        print(json.dumps(data, sort_keys=True))
+        return 0
+    print(
+        f"{data['games']} games of {', '.join(lineup)}: mean {data['mean_turns']} turns, "
+        f"{data['ended_at_turn_cap']} ended at the turn cap"
+    )
+    for level, row in data["levels"].items():
+        low, high = row["ci95"]
+        times = row["decision_ms"]
+        print(
+            f"  {level:7} win rate {row['win_rate']:.1%} (95 % CI {low:.1%}–{high:.1%}, "
+            f"{row['wins']}/{row['seats_played']} seats); decision ms p50 {times['p50']} "
+            f"p99 {times['p99']} max {times['max']}"
+        )
+    return 0
+
+
 def _cmd_replay(args: argparse.Namespace) -> int:
     from bot.engine.errors import IllegalAction
     from bot.engine.record import RECORD_FORMAT, GameRecord, ReplayMismatch
@@ -207,6 +239,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     simulate.add_argument("--json", action="store_true", help="print one JSON object")
 
+    contest = sub.add_parser(
+        "tournament", help="play seeded games between computer players, print win rates"
+    )
+    game_options(contest, 400)
+    contest.add_argument(
+        "--lineup",
+        default="strong,simple,simple,simple",
+        help="one level per seat: easy, simple or strong (rotated over the seats)",
+    )
+    contest.add_argument("--turn-cap", type=int, default=500)
+    contest.add_argument("--json", action="store_true", help="print one JSON object")
+
     replay = sub.add_parser("replay", help="run a scenario or record file, print the state JSON")
     replay.add_argument("file")
     replay.add_argument("--pretty", action="store_true", help="indent the JSON")
@@ -240,6 +284,7 @@ def main(argv: list[str] | None = None) -> int:
         "run": _cmd_run,
         "simulate": _cmd_simulate,
         "replay": _cmd_replay,
+        "tournament": _cmd_tournament,
         "bench": _cmd_bench,
     }[command]
     return handler(args)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.engine.computer import LEVELS
 from bot.engine.errors import IllegalAction
 from bot.engine.game import new_game
 from bot.engine.rules import Rules
@@ -106,6 +107,41 @@ class GameService:
             await self.store.set_settings(game_id, settings)
             return settings
 
+    async def add_computer(self, game_id: int, user_id: int, level: str) -> dict[str, Any]:
+        """The host seats a computer player of ``level`` in the lobby; the new settings."""
+        if level not in LEVELS:
+            raise IllegalAction("bad_option", option=level)
+        async with self._lock(game_id):
+            row = await self._lobby(game_id)
+            settings = dict(row.settings)
+            if user_id != settings["host"]:
+                raise IllegalAction("host_only")
+            players = list(settings["players"])
+            if len(players) >= settings["max_players"]:
+                raise IllegalAction("lobby_full", maximum=settings["max_players"])
+            taken = {p["id"] for p in players}
+            number = next(n for n in range(1, 11) if f"cpu{n}" not in taken)
+            players.append({"id": f"cpu{number}", "name": f"Computer {number}", "computer": level})
+            settings["players"] = players
+            await self.store.set_settings(game_id, settings)
+            return settings
+
+    async def remove_computer(self, game_id: int, user_id: int) -> dict[str, Any]:
+        """The host takes the last computer player out of the lobby; the new settings."""
+        async with self._lock(game_id):
+            row = await self._lobby(game_id)
+            settings = dict(row.settings)
+            if user_id != settings["host"]:
+                raise IllegalAction("host_only")
+            players = list(settings["players"])
+            computers = [i for i, p in enumerate(players) if p.get("computer")]
+            if not computers:
+                raise IllegalAction("no_computer_player")
+            del players[computers[-1]]
+            settings["players"] = players
+            await self.store.set_settings(game_id, settings)
+            return settings
+
     async def update_lobby(self, game_id: int, user_id: int, **changes: Any) -> dict[str, Any]:
         """The host changes lobby settings (preset, language, rule overrides)."""
         async with self._lock(game_id):
@@ -131,6 +167,19 @@ class GameService:
             rules = Rules.from_preset(settings["preset"], **settings.get("overrides", {}))
             players = [(str(p["id"]), p["name"]) for p in settings["players"]]
             state = new_game(players, seed=self._seeds(), rules=rules)
+            computers = {
+                str(seat): p["computer"]
+                for seat, p in enumerate(settings["players"])
+                if p.get("computer")
+            }
+            if computers:
+                # Computer seats play from the first move (see cogs.monopoly._absence).
+                settings = {
+                    **settings,
+                    "computer": {seat: "seat" for seat in computers},
+                    "computer_level": computers,
+                }
+                await self.store.set_settings(game_id, settings)
             return await self.store.start_game(game_id, state)
 
     async def _lobby(self, game_id: int) -> GameRow:

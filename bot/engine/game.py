@@ -399,6 +399,7 @@ def _propose_trade(state: GameState, seat: int, action: dict[str, Any]) -> None:
     trade = trades.build_trade(state, seat, action)
     state.next_trade_id += 1
     state.trades.append(trade)
+    state.proposed_on_turn[seat] = state.turn
     state.emit("trade_proposed", trade=trade["id"], **{"from": seat, "to": trade["to"]})
 
 

@@ -149,7 +149,11 @@ class SimplePlayer:
             square = min(group, key=lambda i: houses[i])
             if buildings.build_problem(state, seat, square) is None:
                 return {"type": "build", "player": seat, "square": square}
-        if state.turn % TRADE_EVERY == 0 and not any(t["from"] == seat for t in state.trades):
+        if (
+            state.turn % TRADE_EVERY == 0
+            and state.proposed_on_turn[seat] != state.turn
+            and not any(t["from"] == seat for t in state.trades)
+        ):
             return self._propose(state, seat)
         return None
 

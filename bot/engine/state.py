@@ -103,6 +103,7 @@ class GameState:
         "lot_offer",
         "trades",
         "next_trade_id",
+        "proposed_on_turn",
         "claims",
         "winner",
         "end_reason",
@@ -150,6 +151,9 @@ class GameState:
         self.lot_offer: dict[str, Any] | None = None
         self.trades: list[dict[str, Any]] = []
         self.next_trade_id = 1
+        # The turn on which each seat last proposed a trade (0: never), so computer
+        # players can keep from repeating an offer that was just declined.
+        self.proposed_on_turn = [0] * len(players)
         self.claims: list[dict[str, Any]] = []
         self.winner: int | None = None
         self.end_reason: str | None = None
@@ -218,6 +222,7 @@ class GameState:
             "lot_offer": self.lot_offer,
             "trades": self.trades,
             "next_trade_id": self.next_trade_id,
+            "proposed_on_turn": list(self.proposed_on_turn),
             "claims": self.claims,
             "winner": self.winner,
             "end_reason": self.end_reason,

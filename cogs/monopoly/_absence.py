@@ -8,8 +8,8 @@ computer takes the seat. ``/monopoly vacation`` hands one's own seat to the
 computer until one returns. A player who acts themselves — any button — is back:
 their count of missed deadlines starts again and the computer lets go of the seat.
 
-What a computer seat does comes from :mod:`bot.engine.simple_players` (buy with a
-reserve, bid up to the price, build evenly, answer offers by their value); its
+What a computer seat does comes from :mod:`bot.engine.computer` (the level chosen
+in the lobby for a computer player, ``strong`` for an absent player's seat); its
 moves go through the same timers as deadlines (``auto``, see ``_deadlines``), one
 action a moment, so the table can follow them.
 """
@@ -24,11 +24,12 @@ import discord
 from bot.engine.defaults import default_action
 from bot.engine.errors import IllegalAction
 from bot.engine.legal import waiting_for
-from bot.engine.simple_players import SimplePlayer
+from bot.engine.computer import make_player, next_action
 from bot.engine.state import GameState
 from bot.i18n import t
 from bot.store import GameRow, StaleAction, StoreError
 from cogs.monopoly._ids import GameButton
+from cogs.monopoly._text import mentions
 from cogs.monopoly._timing import setting
 from cogs.monopoly._widgets import game_button, lang_of, reply
 
@@ -39,37 +40,35 @@ log = logging.getLogger(__name__)
 
 Action = dict[str, Any]
 VOTE_CHOICES = ("computer", "remove", "wait")
-_COMPUTER = SimplePlayer()
 
 
 # -- computer seats ------------------------------------------------------------------
 
 
 def computer_seats(settings: dict[str, Any]) -> set[int]:
-    """The seats the computer plays now (on vacation or by the table's vote)."""
+    """The seats the computer plays now (computer players, vacation, the table's vote)."""
     return {int(seat) for seat in settings.get("computer", {})}
 
 
-def next_computer_action(state: GameState, seats: set[int]) -> Action | None:
+def computer_level(settings: dict[str, Any], seat: int) -> str:
+    """How strongly the computer plays ``seat``: as chosen in the lobby, else ``strong``
+    (an absent player's seat is played as well as the bot can)."""
+    return settings.get("computer_level", {}).get(str(seat), "strong")
+
+
+def next_computer_action(state: GameState, settings: dict[str, Any]) -> Action | None:
     """What a computer seat does next: answer an offer, or move if the game waits on it."""
-    if state.phase == "over" or not seats:
-        return None
-    for seat in sorted(seats):
-        if not state.players[seat].bankrupt:
-            answer = _COMPUTER.respond_to_offers(state, seat)
-            if answer is not None:
-                return answer
-    waiting = [seat for seat in waiting_for(state) if seat in seats]
-    if not waiting:
-        return None
-    return _COMPUTER.decide(state, waiting[0])
+    players = {
+        seat: make_player(computer_level(settings, seat)) for seat in computer_seats(settings)
+    }
+    return next_action(state, players)
 
 
 async def computer_move(cog: MonopolyCog, channel: discord.abc.Messageable, row: GameRow) -> None:
     """Make one move for a computer seat; publishing it plans the next one."""
     state = row.state
     assert state is not None
-    action = next_computer_action(state, computer_seats(dict(row.settings)))
+    action = next_computer_action(state, dict(row.settings))
     if action is None:
         return
     store = cog.service.store
@@ -217,9 +216,9 @@ def vote_message(
         lang,
         "vote.text",
         player=name,
-        mention=f"<@{state.players[seat].id}>",
+        mention=mentions(state, [seat]),
         missed=missed,
-        voters=", ".join(f"<@{state.players[s].id}>" for s in voters),
+        voters=mentions(state, voters),
         tally=tally,
     )
     view = discord.ui.View(timeout=None)

@@ -23,7 +23,7 @@ from bot.store import ApplyResult, ChannelBusy, GameRow, StoreError
 from cogs.monopoly import _absence, _controls, _house_rules, _manage, _trade
 from cogs.monopoly import _panels as panels
 from cogs.monopoly._deadlines import DEADLINES, Deadlines
-from cogs.monopoly._text import Narrator, theme_of
+from cogs.monopoly._text import Narrator, mentions, theme_of
 from cogs.monopoly._timing import (
     DEADLINE_CHOICES,
     DIGEST_CHOICES,
@@ -684,7 +684,7 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         """Post a new turn message with the board and remember it."""
         # Timers first, so the message can show the move's deadline.
         await self.deadlines.reschedule(game, state, settings)
-        mention = " ".join(f"<@{state.players[s].id}>" for s in _waiting(state))
+        mention = mentions(state, _waiting(state))
         message = await channel.send(
             content=mention or None,
             embed=panels.turn_embed(state, settings, lines),

@@ -37,6 +37,7 @@ from bot.engine.state import GameState
 from bot.i18n import t
 from bot.store import GameNotRunning, GameRow, GameStore, StaleAction, StoreError, Timer
 from cogs.monopoly import _absence, _digest
+from cogs.monopoly._text import mentions
 from cogs.monopoly._timing import DURATIONS, duration, next_digest, setting, soon_before
 
 if TYPE_CHECKING:
@@ -98,7 +99,7 @@ class Deadlines:
         waiting = waiting_for(state)
         computer = _absence.computer_seats(settings)
         humans = [seat for seat in waiting if seat not in computer]
-        if _absence.next_computer_action(state, computer) is not None:
+        if _absence.next_computer_action(state, settings) is not None:
             await self._add(game, "auto", now + timedelta(seconds=AUTO_DELAY), {"seq": state.seq})
         else:
             await self.store.cancel_timers(game, key="auto")
@@ -275,11 +276,12 @@ class Deadlines:
         if channel is None:
             return
         lang = row.settings.get("lang", "de")
-        mentions = " ".join(f"<@{state.players[s].id}>" for s in seats)
-        await channel.send(t(lang, key, players=mentions, **params))
+        await channel.send(t(lang, key, players=mentions(state, seats), **params))
         link = self._game_link(row)
         # The direct message says the same, with a link to the game (key ``<key>.dm``).
         for seat in seats:
+            if not state.players[seat].id.isdigit():
+                continue  # a computer player reads no messages
             user_id = int(state.players[seat].id)
             prefs = await self.store.user_prefs(user_id)
             if not prefs.get("dm"):

@@ -16,9 +16,10 @@ from bot.engine.wealth import standings, wealth
 from bot.i18n import t
 from bot.rules_summary import describe_rules
 from cogs.monopoly import _timing as timing
+from cogs.monopoly._computers import lobby_select
 from cogs.monopoly._ids import GameButton
 from cogs.monopoly._manage import turn_extras
-from cogs.monopoly._text import Narrator, theme_of
+from cogs.monopoly._text import Narrator, mention, mentions, theme_of
 from render.board import render_board
 
 MAX_LINES = 18
@@ -30,7 +31,9 @@ def lobby_message(game_id: int, settings: dict[str, Any]) -> dict[str, Any]:
     lang = settings["lang"]
     rules = Rules.from_preset(settings["preset"], **settings.get("overrides", {}))
     players = "\n".join(
-        f"{n}. <@{p['id']}>" + (" 👑" if p["id"] == settings["host"] else "")
+        f"{n}. {mention(p['id'], p['name'])}"
+        + (f" ({t(lang, 'computer.level.' + p['computer'])})" if p.get("computer") else "")
+        + (" 👑" if p["id"] == settings["host"] else "")
         for n, p in enumerate(settings["players"], 1)
     )
     embed = discord.Embed(
@@ -79,6 +82,7 @@ def lobby_message(game_id: int, settings: dict[str, Any]) -> dict[str, Any]:
             game_id, "L", "start", label=t(lang, "button.start"), style=discord.ButtonStyle.primary
         )
     )
+    view.add_item(lobby_select(game_id, lang))
     return {"content": None, "embed": embed, "view": view}
 
 
@@ -280,8 +284,7 @@ def _sealed_auction_message(
             style=discord.ButtonStyle.danger,
         )
     )
-    mentions = " ".join(f"<@{state.players[b].id}>" for b in waiting)
-    return {"content": mentions or None, "embed": embed, "view": view}
+    return {"content": mentions(state, waiting) or None, "embed": embed, "view": view}
 
 
 def auction_message(game_id: int, state: GameState, settings: dict[str, Any]) -> dict[str, Any]:

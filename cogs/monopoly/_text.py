@@ -18,6 +18,17 @@ def theme_of(settings: dict[str, Any]) -> Theme | None:
     return load_theme(theme) if theme else None
 
 
+def mention(player_id: str | int, name: str) -> str:
+    """How the bot calls a player: a Discord mention, or the name of a computer player."""
+    text = str(player_id)
+    return f"<@{text}>" if text.isdigit() else f"🤖 **{name}**"
+
+
+def mentions(state: GameState, seats: list[int]) -> str:
+    """Mentions of ``seats`` (computer players by name), separated by spaces."""
+    return " ".join(mention(state.players[s].id, state.players[s].name) for s in seats)
+
+
 class Narrator:
     """Writes what happened in a game's language, with its board and theme names."""
 

@@ -30,7 +30,7 @@ from bot.engine.state import GameState
 from bot.i18n import t
 from bot.store import StoreError
 from cogs.monopoly._ids import GameButton
-from cogs.monopoly._text import Narrator, refusal, theme_of
+from cogs.monopoly._text import Narrator, mentions, refusal, theme_of
 from cogs.monopoly._widgets import (
     Draft,
     PanelButton,
@@ -707,7 +707,7 @@ def offer_message(
                 style=getattr(discord.ButtonStyle, style),
             )
         )
-    mention = f"<@{state.players[trade['to']].id}>"
+    mention = mentions(state, [trade["to"]])
     return {"content": mention, "embed": embed, "view": view}
 
 
@@ -1110,7 +1110,7 @@ def lots_offer_message(game: int, state: GameState, settings: dict[str, Any]) ->
             label=t(lang, "trade.withdraw"),
         )
     )
-    mention = f"<@{state.players[offer['creditor']].id}>"
+    mention = mentions(state, [offer["creditor"]])
     return {"content": mention, "embed": embed, "view": view}
 
 
