@@ -47,6 +47,10 @@ BASE_RESERVE = 75
 PROPOSE_EVERY = 4
 #: How much more a trade must bring than it gives the partner (in money).
 TRADE_MARGIN = 25
+#: From this turn on a game where nobody owns a whole colour group counts as stalled.
+STALLED_TURN = 60
+#: In a swap that completes a group for both, the share of the partner's gain ours must reach.
+MUTUAL_SHARE = 0.85
 
 
 def _legal(check: Any, *args: Any) -> bool:
@@ -314,10 +318,27 @@ class StrongPlayer:
         if my_gain < TRADE_MARGIN:
             return False
         if completes_group(state, trade["from"], trade["get"]["lots"]):
-            # Never a complete group for the partner without at least as much for us.
+            # Never a complete group for the partner without at least as much for us —
+            # unless we complete one too: a fair swap of groups gets the game moving.
+            if completes_group(state, seat, trade["give"]["lots"]):
+                return my_gain >= max(TRADE_MARGIN, partner_gain * MUTUAL_SHARE)
             return my_gain >= partner_gain + TRADE_MARGIN
-        weight = 1.0 if len(opponents(state, seat)) == 1 else 0.6
-        return my_gain - weight * partner_gain >= TRADE_MARGIN
+        return my_gain - self._rival_weight(state, seat) * partner_gain >= TRADE_MARGIN
+
+    @staticmethod
+    def _rival_weight(state: GameState, seat: int) -> float:
+        """How much a partner's gain counts against ours in a trade.
+
+        Fully with a single opponent; less with more opponents (they lose too). In a
+        stalled game — far in and nobody has a complete group, so nobody can build —
+        less as well: a trade that lets someone build is what ends such a game.
+        """
+        stalled = state.turn >= STALLED_TURN and not any(
+            _has_group(state, s) for s in range(len(state.players))
+        )
+        if stalled:
+            return 0.5
+        return 1.0 if len(opponents(state, seat)) == 1 else 0.6
 
     def propose(self, state: GameState, seat: int) -> Action | None:
         """A trade that completes one of ``seat``'s groups, if one looks acceptable."""
@@ -337,6 +358,25 @@ class StrongPlayer:
                 return offer
         return None
 
+    @staticmethod
+    def _trade_action(seat: int, partner: int, give: dict[str, Any], wanted: list[int]) -> Action:
+        return {
+            "type": "propose_trade",
+            "player": seat,
+            "to": partner,
+            "give": {"cash": give["cash"], "lots": list(give["lots"]), "jail_cards": []},
+            "get": {"cash": 0, "lots": list(wanted), "jail_cards": []},
+        }
+
+    @staticmethod
+    def _as_trade(action: Action) -> dict[str, Any]:
+        return {
+            "from": action["player"],
+            "to": action["to"],
+            "give": action["give"],
+            "get": action["get"],
+        }
+
     def _offer_for(
         self, state: GameState, seat: int, partner: int, wanted: list[int]
     ) -> Action | None:
@@ -349,28 +389,40 @@ class StrongPlayer:
             spare = state.owner[lot] == seat and state.houses[lot] == 0 and lot not in wanted
             if spare and completes_group(state, partner, [lot]):
                 candidates.append({"cash": 0, "lots": [lot]})
-        for factor in (1.5, 2.0, 2.5):
-            amount = int(price * factor)
-            if amount <= cash:
-                candidates.append({"cash": amount, "lots": []})
+        # The least cash a player valuing like us accepts: their gain must pass ours.
+        base_mine, base_theirs = self.trade_gains(
+            state,
+            self._as_trade(self._trade_action(seat, partner, {"cash": 0, "lots": []}, wanted)),
+        )
+        least = int((base_mine - base_theirs + TRADE_MARGIN) / 2) + 1
+        # That amount first; smaller ones for partners who value lots by their price.
+        amounts = [least] + sorted({int(price * f) for f in (1.5, 2.0, 2.5)} - {least})
+        candidates += [{"cash": a, "lots": []} for a in amounts if 0 < a <= cash]
         for give in candidates:
-            action = {
-                "type": "propose_trade",
-                "player": seat,
-                "to": partner,
-                "give": {"cash": give["cash"], "lots": give["lots"], "jail_cards": []},
-                "get": {"cash": 0, "lots": list(wanted), "jail_cards": []},
-            }
-            trade = {"from": seat, "to": partner, "give": action["give"], "get": action["get"]}
-            my_gain, partner_gain = self.trade_gains(state, trade)
-            if give["lots"] and my_gain < partner_gain:
-                continue  # their group must not be worth more than ours
-            weight = 1.0 if len(opponents(state, seat)) == 1 else 0.6
-            if my_gain - weight * partner_gain < TRADE_MARGIN or partner_gain <= 0:
-                continue
+            action = self._trade_action(seat, partner, give, wanted)
+            my_gain, partner_gain = self.trade_gains(state, self._as_trade(action))
+            if give["lots"]:
+                # A swap of groups: even it out with cash so both sides gain alike.
+                extra = int((my_gain - partner_gain) / 2)
+                if 0 < extra <= cash:
+                    action = self._trade_action(seat, partner, {**give, "cash": extra}, wanted)
+                    my_gain, partner_gain = self.trade_gains(state, self._as_trade(action))
+                fair = min(my_gain, partner_gain) >= MUTUAL_SHARE * max(my_gain, partner_gain)
+                if not fair or min(my_gain, partner_gain) < TRADE_MARGIN:
+                    continue
+            else:
+                weight = self._rival_weight(state, seat)
+                if my_gain - weight * partner_gain < TRADE_MARGIN or partner_gain <= 0:
+                    continue
             try:
                 trades.build_trade(state, seat, action)
             except IllegalAction:
                 continue
             return action
         return None
+
+
+def _has_group(state: GameState, seat: int) -> bool:
+    """True if ``seat`` owns a whole colour group of streets."""
+    owner = state.owner
+    return any(all(owner[i] == seat for i in group) for group in state.board.street_groups)

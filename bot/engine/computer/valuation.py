@@ -22,7 +22,7 @@ from bot.engine.state import BANK, GameState
 #: Opponent throws a lot's rent is counted over (about a third of a typical game).
 HORIZON = 30
 #: The share of the three-house rent a complete group is counted with before it is built.
-DEVELOPMENT_SHARE = 0.5
+DEVELOPMENT_SHARE = 1.0
 #: An average throw, for utility rents.
 AVERAGE_THROW = 7
 
@@ -76,7 +76,8 @@ def lot_value(
         and _owns_group(owner, seat, state.board.group_of[square])
     ):
         extra = frequency * (info.rents[3] - info.rents[houses]) * throws * DEVELOPMENT_SHARE
-        income += max(0.0, extra - (3 - houses) * info.house_cost)
+        # Houses cost money, but half of it comes back on a sale.
+        income += max(0.0, extra - (3 - houses) * info.house_cost / 2)
     return sale / 2 + income
 
 
