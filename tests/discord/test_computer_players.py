@@ -5,7 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from bot.i18n import t
-from tests.discord.helpers import Table, embed_text, private_reply
+from tests.discord.helpers import (
+    BADSTRASSE,
+    TURMSTRASSE,
+    Table,
+    buttons,
+    embed_text,
+    play_position,
+    private_reply,
+    scenario,
+    seed_for,
+)
 
 pytest_plugins = ["tests.discord.helpers"]
 
@@ -65,3 +75,35 @@ async def test_computer_players_play_a_whole_game_without_help(table: Table) -> 
     final = table.channel.last_message
     assert final.embeds and final.attachments  # the result and the final board
     assert await table.bot.store.pending_timers(game) == []
+
+
+async def test_a_computer_player_offers_a_human_a_trade_with_the_usual_buttons(
+    table: Table,
+) -> None:
+    """Bob is on vacation and owns Badstraße; Alice owns Turmstraße, the other brown
+    street (Carol plays too). On Bob's turn the computer offers Alice money for it, in a
+    public offer with Accept / Decline / Counter; Alice accepts and Bob has the group."""
+    raw = scenario(
+        [table.alice, (table.bob, {"cash": 3000}), table.carol],
+        seed=seed_for((1, 3), (2, 2), (1, 3), (3, 4)),
+        lots={str(BADSTRASSE): {"owner": 1}, str(TURMSTRASSE): {"owner": 0}},
+    )
+    game = await play_position(table, raw)
+    await table.bob.slash(table.channel, "monopoly vacation")
+    await table.alice.click(await table.turn_message(game), label=t("de", "button.roll"))
+    await table.alice.click(await table.turn_message(game), label=t("de", "button.end_turn"))
+    offer = None
+    for _ in range(30):
+        await table.env.advance_time(2)
+        state = await table.state(game)
+        if state.trades:
+            offer = table.bot_messages()[-1]
+            break
+    assert offer is not None, "the computer made no offer"
+    assert f"<@{table.alice.id}>" in (offer.content or "")
+    assert {t("de", "trade.accept"), t("de", "trade.decline"), t("de", "trade.counter")} <= set(
+        buttons(offer)
+    )
+    await table.alice.click(offer, label=t("de", "trade.accept"))
+    state = await table.state(game)
+    assert state.owner[TURMSTRASSE] == 1 and state.owner[BADSTRASSE] == 1
