@@ -82,7 +82,15 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    result = tournament(lineup, args.games, args.seed, rules=_rules(args), turn_cap=args.turn_cap)
+    rules = _rules(args)
+    if not rules.min_players <= len(lineup) <= rules.max_players:
+        print(
+            f"the preset {rules.preset} is for {rules.min_players} to {rules.max_players} "
+            f"players, the lineup has {len(lineup)}",
+            file=sys.stderr,
+        )
+        return 2
+    result = tournament(lineup, args.games, args.seed, rules=rules, turn_cap=args.turn_cap)
     data = result.to_dict()
     if args.json:
         print(json.dumps(data, sort_keys=True))

@@ -21,10 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.engine.computer import make_player, next_action
 from bot.engine.defaults import default_action
 from bot.engine.errors import IllegalAction
-from bot.engine.legal import waiting_for
-from bot.engine.computer import make_player, next_action
 from bot.engine.state import GameState
 from bot.i18n import t
 from bot.store import GameRow, StaleAction, StoreError

@@ -111,7 +111,11 @@ class StrongPlayer:
 
     def reserve(self, state: GameState, seat: int) -> float:
         """Cash to keep: the rent the next throw may cost, and a little more."""
-        return BASE_RESERVE + danger(state, seat)
+        return BASE_RESERVE * _scale(state) + danger(state, seat)
+
+    def margin(self, state: GameState) -> float:
+        """How much a trade must bring beyond what it gives the partner (board money)."""
+        return TRADE_MARGIN * _scale(state)
 
     # -- buying and auctions ----------------------------------------------------------
 
@@ -176,9 +180,14 @@ class StrongPlayer:
         lowest = auctions.next_minimum(state)
         if lowest > limit:
             return {"type": "auction_pass", "player": seat}
-        # Raise in small steps: the others reveal their limits, we never overpay much.
-        step = max(lowest, min(limit, lowest + 4))
-        return {"type": "bid", "player": seat, "amount": step}
+        # Raise in steps of a tenth of the price: the others reveal their limits, we never
+        # overpay by much, and an auction takes a handful of bids, not hundreds.
+        if auction["kind"] == "lot":
+            step = state.board.squares[auction["square"]].price // 10
+        else:
+            step = auction["min"] // 5
+        amount = max(lowest, min(limit, lowest + step - state.rules.auction_min_raise))
+        return {"type": "bid", "player": seat, "amount": amount}
 
     def _lift_received(self, state: GameState, seat: int) -> Action:
         spare = state.players[seat].cash - self.reserve(state, seat)
@@ -298,7 +307,9 @@ class StrongPlayer:
         for square in get["lots"]:
             owner[square] = giver
         cash = give["cash"] - get["cash"]
-        cards = 50 * (len(give.get("jail_cards", [])) - len(get.get("jail_cards", [])))
+        cards = state.board.jail_fine * (
+            len(give.get("jail_cards", [])) - len(get.get("jail_cards", []))
+        )
         interest_giver = sum(
             state.board.squares[i].mortgage // 10 for i in get["lots"] if state.mortgaged[i]
         )
@@ -315,15 +326,15 @@ class StrongPlayer:
     def likes(self, state: GameState, seat: int, trade: dict[str, Any]) -> bool:
         """Accept ``trade`` (offered to ``seat``) only if it pays more than it helps the partner."""
         partner_gain, my_gain = self.trade_gains(state, trade)
-        if my_gain < TRADE_MARGIN:
+        if my_gain < self.margin(state):
             return False
         if completes_group(state, trade["from"], trade["get"]["lots"]):
             # Never a complete group for the partner without at least as much for us —
             # unless we complete one too: a fair swap of groups gets the game moving.
             if completes_group(state, seat, trade["give"]["lots"]):
-                return my_gain >= max(TRADE_MARGIN, partner_gain * MUTUAL_SHARE)
-            return my_gain >= partner_gain + TRADE_MARGIN
-        return my_gain - self._rival_weight(state, seat) * partner_gain >= TRADE_MARGIN
+                return my_gain >= max(self.margin(state), partner_gain * MUTUAL_SHARE)
+            return my_gain >= partner_gain + self.margin(state)
+        return my_gain - self._rival_weight(state, seat) * partner_gain >= self.margin(state)
 
     @staticmethod
     def _rival_weight(state: GameState, seat: int) -> float:
@@ -394,7 +405,7 @@ class StrongPlayer:
             state,
             self._as_trade(self._trade_action(seat, partner, {"cash": 0, "lots": []}, wanted)),
         )
-        least = int((base_mine - base_theirs + TRADE_MARGIN) / 2) + 1
+        least = int((base_mine - base_theirs + self.margin(state)) / 2) + 1
         # That amount first; smaller ones for partners who value lots by their price.
         amounts = [least] + sorted({int(price * f) for f in (1.5, 2.0, 2.5)} - {least})
         candidates += [{"cash": a, "lots": []} for a in amounts if 0 < a <= cash]
@@ -408,11 +419,11 @@ class StrongPlayer:
                     action = self._trade_action(seat, partner, {**give, "cash": extra}, wanted)
                     my_gain, partner_gain = self.trade_gains(state, self._as_trade(action))
                 fair = min(my_gain, partner_gain) >= MUTUAL_SHARE * max(my_gain, partner_gain)
-                if not fair or min(my_gain, partner_gain) < TRADE_MARGIN:
+                if not fair or min(my_gain, partner_gain) < self.margin(state):
                     continue
             else:
                 weight = self._rival_weight(state, seat)
-                if my_gain - weight * partner_gain < TRADE_MARGIN or partner_gain <= 0:
+                if my_gain - weight * partner_gain < self.margin(state) or partner_gain <= 0:
                     continue
             try:
                 trades.build_trade(state, seat, action)
@@ -420,6 +431,11 @@ class StrongPlayer:
                 continue
             return action
         return None
+
+
+def _scale(state: GameState) -> float:
+    """Money on this board relative to the euro board (1.0; 20.0 on the Mark board)."""
+    return state.board.start_money / 1500
 
 
 def _has_group(state: GameState, seat: int) -> bool:

@@ -82,12 +82,13 @@ def lot_value(
 
 
 def position_value(state: GameState, seat: int, owner: Sequence[int | None] | None = None) -> float:
-    """Cash, jail cards and every lot's value (see :func:`lot_value`) of ``seat``."""
+    """Cash, jail-free cards and every lot's value (see :func:`lot_value`) of ``seat``."""
     owner = state.owner if owner is None else owner
     player = state.players[seat]
     if player.bankrupt:
         return 0.0
-    total = float(player.cash) + 50 * len(player.jail_cards)
+    # A jail-free card is worth about the bail it saves.
+    total = float(player.cash) + state.board.jail_fine * len(player.jail_cards)
     for square in state.board.property_indices:
         if owner[square] == seat:
             total += lot_value(state, seat, square, owner)
