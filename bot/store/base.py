@@ -18,7 +18,7 @@ from types import TracebackType
 from typing import Any, Self
 
 from bot.engine.record import GameRecord
-from bot.engine.state import GameState
+from bot.store.kinds import AnyState
 
 
 class GameStatus(StrEnum):
@@ -68,7 +68,7 @@ class GameRow(GameInfo):
     The state is the caller's own copy: changing it does not change the stored game.
     """
 
-    state: GameState | None
+    state: AnyState | None
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ class ApplyResult:
     """What an applied action did: the new state (the caller's own copy), its events,
     and the game's new ``seq`` (buttons made for this state carry it)."""
 
-    state: GameState
+    state: AnyState
     events: list[dict[str, Any]]
     seq: int
     #: The seat whose player made the action themselves (set by the game service);
@@ -142,7 +142,7 @@ class GameStore(abc.ABC):
         self,
         guild_id: int,
         channel_id: int,
-        state: GameState | None,
+        state: AnyState | None,
         *,
         created_by: int | None = None,
         settings: Mapping[str, Any] | None = None,
@@ -154,7 +154,7 @@ class GameStore(abc.ABC):
         """
 
     @abc.abstractmethod
-    async def start_game(self, game_id: int, state: GameState) -> GameRow:
+    async def start_game(self, game_id: int, state: AnyState) -> GameRow:
         """Turn a lobby into a running game starting at ``state``."""
 
     @abc.abstractmethod

@@ -49,9 +49,7 @@ from typing import Any, TypeVar
 import aiosqlite
 
 from bot.engine.errors import IllegalAction
-from bot.engine.game import apply_action
 from bot.engine.record import GameRecord, dice_of
-from bot.engine.state import GameState
 from bot.store.base import (
     OPEN_STATUSES,
     ApplyResult,
@@ -72,6 +70,8 @@ from bot.store.errors import (
     StaleAction,
     StoreError,
 )
+from bot.store.kinds import AnyState, replay, state_from_dict, state_from_json
+from bot.store.kinds import apply as apply_to_state
 from bot.store.migrate import migrate
 
 log = logging.getLogger(__name__)
@@ -163,12 +163,12 @@ def _info(row: sqlite3.Row | tuple[Any, ...], *, strict: bool = True) -> GameInf
     )
 
 
-def _parse_state(info: GameInfo, state_json: str | None) -> GameState:
+def _parse_state(info: GameInfo, state_json: str | None) -> AnyState:
     """The game's state; raises :class:`_Unreadable` for anything that is not one."""
     try:
         if state_json is None:
             raise ValueError("the state is missing")
-        state = GameState.from_json(state_json)
+        state = state_from_json(state_json)
         if state.seq != info.seq:
             raise ValueError(f"the state's seq {state.seq} differs from the row's {info.seq}")
     except Exception as error:  # any failure to rebuild the game means: unreadable
@@ -176,7 +176,7 @@ def _parse_state(info: GameInfo, state_json: str | None) -> GameState:
     return state
 
 
-def _row(info: GameInfo, state: GameState | None) -> GameRow:
+def _row(info: GameInfo, state: AnyState | None) -> GameRow:
     return GameRow(**{f.name: getattr(info, f.name) for f in fields(GameInfo)}, state=state)
 
 
@@ -339,7 +339,7 @@ class SqliteGameStore(GameStore):
                 await self._mark_broken(info, str(error))
             raise GameBroken(game_id, str(error)) from error
 
-    async def _readable(self, info: GameInfo, state_json: str | None) -> GameState:
+    async def _readable(self, info: GameInfo, state_json: str | None) -> AnyState:
         """Parse a stored state; set an open game aside if it cannot be read."""
         try:
             return _parse_state(info, state_json)
@@ -430,7 +430,7 @@ class SqliteGameStore(GameStore):
         self,
         guild_id: int,
         channel_id: int,
-        state: GameState | None,
+        state: AnyState | None,
         *,
         created_by: int | None = None,
         settings: Mapping[str, Any] | None = None,
@@ -509,7 +509,7 @@ class SqliteGameStore(GameStore):
         if rows:
             raise ChannelBusy(channel_id, rows[0][0])
 
-    async def start_game(self, game_id: int, state: GameState) -> GameRow:
+    async def start_game(self, game_id: int, state: AnyState) -> GameRow:
         """Turn a lobby into a running game starting at ``state``."""
         state_json = state.to_json()
 
@@ -555,7 +555,7 @@ class SqliteGameStore(GameStore):
     ) -> ApplyResult:
         for _attempt in range(2):
             cached = self._cache.get(game_id)
-            state = GameState.from_json(cached) if cached is not None else None
+            state = state_from_json(cached) if cached is not None else None
             if state is None or (expected_seq is not None and expected_seq != state.seq):
                 # On a mismatch the database decides: the cache may be behind a
                 # write by another process.
@@ -566,7 +566,7 @@ class SqliteGameStore(GameStore):
             try:
                 # A refused action raises here; the parsed state is thrown away and
                 # the cache, which holds text, is untouched either way.
-                events = apply_action(state, json.loads(action_json))
+                events = apply_to_state(state, json.loads(action_json))
             except IllegalAction:
                 if cached is not None and await self._stored_seq(game_id) != read_seq:
                     # Judged against a cache that another process has overtaken.
@@ -609,7 +609,7 @@ class SqliteGameStore(GameStore):
         rows = await self._fetchall("SELECT seq FROM games WHERE id = ?", (game_id,))
         return rows[0][0] if rows else None
 
-    async def _state_for_apply(self, game_id: int) -> GameState:
+    async def _state_for_apply(self, game_id: int) -> AnyState:
         info, state_json = await self._select(game_id)
         if info.status == GameStatus.BROKEN:
             raise GameBroken(game_id, info.broken_error or "unknown")
@@ -772,7 +772,7 @@ class SqliteGameStore(GameStore):
                 raise GameNotRunning(game_id, info.status)
             record = await self.record(game_id)
             try:
-                state = record.replay()
+                state = replay(record)
             except Exception as error:
                 raise InvalidRecord(f"{type(error).__name__}: {error}") from error
             over = state.phase == "over"
@@ -936,16 +936,16 @@ class SqliteGameStore(GameStore):
 
 def _replay_for_store(
     record: Mapping[str, Any],
-) -> tuple[str, GameState, list[tuple[int, str, str, str]]]:
+) -> tuple[str, AnyState, list[tuple[int, str, str, str]]]:
     """Check a record by replaying it; return the start JSON, final state and log rows."""
     try:
         parsed = GameRecord.from_dict(dict(record))
-        state = GameState.from_dict(parsed.start)
+        state = state_from_dict(parsed.start)
         start = state.to_json()
         entries = []
         for number, entry in enumerate(parsed.actions):
             action_json = _dumps(entry["action"])
-            events = apply_action(state, json.loads(action_json))
+            events = apply_to_state(state, json.loads(action_json))
             if dice_of(events) != entry["dice"]:
                 raise ValueError(
                     f"action {number}: recorded dice {entry['dice']} but threw {dice_of(events)}"
