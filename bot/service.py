@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.cardgame import new_game as new_card_game
 from bot.engine.computer import LEVELS
 from bot.engine.errors import IllegalAction
 from bot.engine.game import new_game
@@ -21,6 +22,8 @@ from bot.engine.state import GameState
 from bot.store import ApplyResult, GameRow, GameStatus, GameStore
 
 SeedSource = Callable[[], int]
+#: MONOPOLY Das Kartenspiel is for 2 to 6 players (rulebook 004).
+CARD_GAME_MAX_PLAYERS = 6
 
 
 @dataclass(frozen=True)
@@ -62,16 +65,22 @@ class GameService:
         theme: str | None,
         max_players: int | None,
         deadline: str = "off",
+        game: str = "board",
     ) -> GameRow:
-        """Create a lobby in the channel with the host as its first player."""
+        """Create a lobby in the channel with the host as its first player.
+
+        ``game`` is ``board`` (MONOPOLY) or ``cards`` (MONOPOLY Das Kartenspiel, 2–6).
+        """
         rules = Rules.from_preset(preset)
+        most = CARD_GAME_MAX_PLAYERS if game == "cards" else rules.max_players
         settings = {
+            "game": game,
             "host": host.id,
             "players": [{"id": host.id, "name": host.name}],
             "preset": preset,
             "lang": lang,
             "theme": theme,
-            "max_players": min(max_players or rules.max_players, rules.max_players),
+            "max_players": min(max_players or most, most),
             "deadline": deadline,
         }
         return await self.store.create_game(
@@ -116,6 +125,8 @@ class GameService:
             settings = dict(row.settings)
             if user_id != settings["host"]:
                 raise IllegalAction("host_only")
+            if settings.get("game") == "cards":
+                raise IllegalAction("cards_no_computer")
             players = list(settings["players"])
             if len(players) >= settings["max_players"]:
                 raise IllegalAction("lobby_full", maximum=settings["max_players"])
@@ -164,8 +175,11 @@ class GameService:
             settings = row.settings
             if user_id != settings["host"]:
                 raise IllegalAction("host_only")
-            rules = Rules.from_preset(settings["preset"], **settings.get("overrides", {}))
             players = [(str(p["id"]), p["name"]) for p in settings["players"]]
+            if settings.get("game") == "cards":
+                cards = new_card_game(players, seed=self._seeds())
+                return await self.store.start_game(game_id, cards)
+            rules = Rules.from_preset(settings["preset"], **settings.get("overrides", {}))
             state = new_game(players, seed=self._seeds(), rules=rules)
             computers = {
                 str(seat): p["computer"]

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.cardgame import CardState
 from bot.engine.computer import make_player, next_action
 from bot.engine.defaults import default_action
 from bot.engine.errors import IllegalAction
@@ -115,6 +116,9 @@ async def set_vacation(cog: MonopolyCog, interaction: discord.Interaction, away:
         await reply(
             interaction, t(lang, "error.no_game_here" if row is None else "error.not_started")
         )
+        return
+    if isinstance(row.state, CardState):
+        await reply(interaction, t(lang, "error.board_only"))
         return
     seat = cog.service.seat_of(row.state, interaction.user.id)
     if seat is None or row.state.players[seat].bankrupt:

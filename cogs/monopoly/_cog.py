@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cardgame import CardState
 from bot.engine.auctions import next_minimum
 from bot.engine.errors import IllegalAction
 from bot.engine.rules import Rules, available_presets
@@ -20,7 +21,7 @@ from bot.i18n import normalise_language, t
 from bot.rules_summary import describe_rules
 from bot.service import GameService, LobbyPlayer
 from bot.store import ApplyResult, ChannelBusy, GameRow, StoreError
-from cogs.monopoly import _absence, _controls, _house_rules, _manage, _trade
+from cogs.monopoly import _absence, _cards, _controls, _house_rules, _manage, _trade
 from cogs.monopoly import _panels as panels
 from cogs.monopoly._deadlines import DEADLINES, Deadlines
 from cogs.monopoly._text import Narrator, mentions, theme_of
@@ -180,6 +181,10 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         if row is not None and row.state is None:
             await self._reply(interaction, t(user_lang(interaction), "error.not_started"))
             return None
+        if row is not None and isinstance(row.state, CardState):
+            # The board game's commands; the card game is played from its table message.
+            await self._reply(interaction, t(user_lang(interaction), "error.board_only"))
+            return None
         return row
 
     # -- commands -----------------------------------------------------------------------
@@ -191,8 +196,13 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         theme="Names on the board",
         max_players="Most players allowed",
         deadline="Time each player has for a move before the bot plays it safe",
+        game="MONOPOLY or MONOPOLY The Card Game",
     )
     @app_commands.choices(
+        game=[
+            app_commands.Choice(name="MONOPOLY", value="board"),
+            app_commands.Choice(name="MONOPOLY card game", value="cards"),
+        ],
         deadline=[app_commands.Choice(name=key, value=key) for key in DEADLINES],
         preset=[app_commands.Choice(name=p, value=p) for p in available_presets()],
         language=[
@@ -209,6 +219,7 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         theme: str | None = None,
         max_players: app_commands.Range[int, 2, 10] | None = None,
         deadline: str = "off",
+        game: str = "board",
     ) -> None:
         """Open a lobby: players join with a button, the host starts the game."""
         lang = language or user_lang(interaction)
@@ -223,6 +234,7 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
                 theme=theme,
                 max_players=max_players,
                 deadline=deadline,
+                game=game,
             )
         except ChannelBusy:
             await self._reply(interaction, await self._busy_text(interaction))
@@ -342,10 +354,11 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         if not self._may_host(interaction, row):
             await self._reply(interaction, t(lang, "error.host_only"))
             return
-        if row.state is None:
+        if row.state is None or isinstance(row.state, CardState):
             await self.service.store.finish(row.id, "abandoned")
             await self._close_lobby_message(interaction, row)
-            await self._reply(interaction, t(lang, "lobby.closed"), ephemeral=False)
+            closed = "cards.ended" if row.state is not None else "lobby.closed"
+            await self._reply(interaction, t(lang, closed), ephemeral=False)
             return
         await self._host_action(interaction, row, {"type": "end_game", "mode": mode})
 
@@ -653,6 +666,9 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
                 assert state is not None
                 settings = dict(row.settings)
                 await interaction.message.edit(view=None)  # type: ignore[union-attr]
+                if isinstance(state, CardState):
+                    await _cards.post_table(self, interaction.channel, row.id, state, settings)  # type: ignore[arg-type]
+                    return
                 await self.deadlines.game_started(row.id, state, settings)
                 lines = Narrator(state, settings["lang"], theme_of(settings)).lines(state.events)
                 await self.post_turn_message(

@@ -11,6 +11,7 @@ import discord
 
 from bot.engine.legal import waiting_for
 from bot.engine.rules import Rules
+from bot.engine.state import GameState
 from bot.i18n import t
 from bot.store import GameRow
 from cogs.monopoly import _absence
@@ -52,6 +53,9 @@ async def change_settings(
     row = await cog._game_here(interaction)
     if row is None:
         return
+    if row.settings.get("game") == "cards":
+        await reply(interaction, t(lang, "error.board_only"))
+        return
     if not changes:
         await reply(interaction, "\n".join(settings_lines(row, lang)))
         return
@@ -76,9 +80,9 @@ async def change_settings(
             if "digest" in changes and not settings.get("paused"):
                 await cog.deadlines.plan_digest(row.id, settings)
         await cog.service.store.set_settings(row.id, settings)
-    if row.state is not None:
+    if isinstance(row.state, GameState):
         await cog.deadlines.reschedule(row.id, row.state, settings)
-    else:
+    elif row.state is None:
         await refresh_lobby(interaction, row.id, settings)
     game_lang = settings.get("lang", "de")
     changed = [

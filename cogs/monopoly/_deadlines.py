@@ -244,8 +244,8 @@ class Deadlines:
             return
         row = await self.store.load(timer.game_id)
         state = row.state
-        if state is None or state.phase == "over" or row.settings.get("paused"):
-            return  # lobbies, finished and paused games fire nothing
+        if not isinstance(state, GameState) or state.phase == "over" or row.settings.get("paused"):
+            return  # lobbies, card games, finished and paused games fire nothing
         await handler(row, timer)
 
     def channel_of(self, row: GameRow) -> discord.abc.Messageable | None:

@@ -29,6 +29,8 @@ EMBED_COLOUR = 0x2E7D32
 def lobby_message(game_id: int, settings: dict[str, Any]) -> dict[str, Any]:
     """Content, embed and view of a lobby."""
     lang = settings["lang"]
+    if settings.get("game") == "cards":
+        return _card_lobby_message(game_id, settings)
     rules = Rules.from_preset(settings["preset"], **settings.get("overrides", {}))
     players = "\n".join(
         f"{n}. {mention(p['id'], p['name'])}"
@@ -83,6 +85,36 @@ def lobby_message(game_id: int, settings: dict[str, Any]) -> dict[str, Any]:
         )
     )
     view.add_item(lobby_select(game_id, lang))
+    return {"content": None, "embed": embed, "view": view}
+
+
+def _card_lobby_message(game_id: int, settings: dict[str, Any]) -> dict[str, Any]:
+    """The lobby of MONOPOLY Das Kartenspiel: players, join / leave / start."""
+    lang = settings["lang"]
+    players = "\n".join(
+        f"{n}. {mention(p['id'], p['name'])}" + (" 👑" if p["id"] == settings["host"] else "")
+        for n, p in enumerate(settings["players"], 1)
+    )
+    embed = discord.Embed(
+        title=t(lang, "cards.lobby_title"),
+        description=t(lang, "cards.lobby_intro", maximum=settings["max_players"]),
+        colour=EMBED_COLOUR,
+    )
+    embed.add_field(
+        name=t(lang, "lobby.players", count=len(settings["players"])), value=players, inline=False
+    )
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        GameButton(
+            game_id, "L", "join", label=t(lang, "button.join"), style=discord.ButtonStyle.success
+        )
+    )
+    view.add_item(GameButton(game_id, "L", "leave", label=t(lang, "button.leave")))
+    view.add_item(
+        GameButton(
+            game_id, "L", "start", label=t(lang, "button.start"), style=discord.ButtonStyle.primary
+        )
+    )
     return {"content": None, "embed": embed, "view": view}
 
 

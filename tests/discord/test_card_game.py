@@ -1,0 +1,153 @@
+"""MONOPOLY Das Kartenspiel in Discord: a lobby, the table, private hands, whole rounds.
+
+Each move is made the way a player makes it: "🂠 Meine Hand" on the table message opens
+the hand privately, then a button or a select in it. Which move is the engine's simple
+player's choice (so rounds end), made through those controls.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.cardgame import CardState, SimpleCardPlayer, legal_actions, waiting_for
+from bot.i18n import t
+from tests.discord.helpers import Member, Table, embed_text, private_reply
+
+pytest_plugins = ["tests.discord.helpers"]
+
+PLAYER = SimpleCardPlayer()
+
+
+def select_id(message: Any, kind: str) -> str:
+    """The custom_id of the hand message's select of ``kind`` (c_swap, c_discard …)."""
+    for row in message.components:
+        for child in row.get("components", []):
+            if f":{kind}" in str(child.get("custom_id", "")):
+                return child["custom_id"]
+    raise AssertionError(f"no {kind} select in the hand message")
+
+
+async def start_card_game(table: Table, members: list[Member]) -> int:
+    """The first member opens a card-game lobby, the others join, the host starts."""
+    host, *others = members
+    await host.slash(table.channel, "monopoly start", language="de", game="cards")
+    lobby = table.channel.last_message
+    assert t("de", "cards.lobby_title") in embed_text(lobby)
+    for member in others:
+        await member.click(lobby, label=t("de", "button.join"))
+    await host.click(lobby, label=t("de", "button.start"))
+    return await table.game_id()
+
+
+async def card_state(table: Table, game: int) -> CardState:
+    state = (await table.row(game)).state
+    assert isinstance(state, CardState)
+    return state
+
+
+async def open_hand(table: Table, game: int, member: Member) -> Any:
+    """``member`` opens their hand from the table message; the private hand message."""
+    row = await table.row(game)
+    result = await member.click(table.message(row.settings["table_message"]), label="🂠 Meine Hand")
+    assert result.ephemeral, "the hand is not private"
+    return result.response
+
+
+async def make_move(table: Table, game: int, members: list[Member]) -> None:
+    """The first player the game waits on makes the simple player's kind of move."""
+    state = await card_state(table, game)
+    seat = waiting_for(state)[0]
+    member = next(m for m in members if str(m.id) == state.players[seat].id)
+    hand = await open_hand(table, game, member)
+    kinds = {a["type"] for a in legal_actions(state, seat)}
+    choice = PLAYER.decide(state, seat)
+    if choice["type"] == "lay_out" and "lay_out" in kinds:
+        await member.click(hand, label=t("de", "cards.button.lay_out"))
+    elif "arrange" in kinds:
+        await member.click(hand, label=t("de", "cards.button.arrange"))
+    elif choice["type"] == "discard":
+        await member.select(hand, list(choice["cards"]), custom_id=select_id(hand, "c_discard"))
+    elif choice["type"] == "pass_card":
+        await member.select(hand, [choice["card"]], custom_id=select_id(hand, "c_pass"))
+    elif choice["type"] == "swap" and "first_discard" not in choice:
+        value = f"s-{choice['target']}-{choice['count']}"
+        await member.select(hand, [value], custom_id=select_id(hand, "c_swap"))
+    elif "draw" in kinds:
+        await member.click(hand, label=t("de", "cards.button.draw"))
+    else:  # a swap the menu offers (the simple player wanted one with a first discard)
+        swaps = [a for a in legal_actions(state, seat) if a["type"] == "swap"]
+        assert swaps, (choice, kinds, state.phase, seat, state.current)
+        swap = swaps[0]
+        value = f"s-{swap['target']}-{swap['count']}"
+        await member.select(hand, [value], custom_id=select_id(hand, "c_swap"))
+    after = await card_state(table, game)
+    assert after.seq > state.seq, f"the move {choice} changed nothing"
+
+
+async def play_a_round(table: Table, game: int, members: list[Member]) -> CardState:
+    """Make moves until the first round is scored; the state then."""
+    for _ in range(400):
+        state = await card_state(table, game)
+        if state.round > 1 or state.phase == "over":
+            return state
+        await make_move(table, game, members)
+    raise AssertionError("the round did not end")
+
+
+@pytest.mark.parametrize("count", [2, 4])
+async def test_a_whole_round_through_the_hands(table: Table, count: int) -> None:
+    """2 and 4 players play the first round to its end through their private hands; the
+    round's result lists every player's points and the table shows the new scores."""
+    members = table.members[:count]
+    game = await start_card_game(table, members)
+    table_text = embed_text(table.message((await table.row(game)).settings["table_message"]))
+    assert "Abnahmestapel" in table_text
+    state = await play_a_round(table, game, members)
+    results = [m for m in table.bot_messages() if m.embeds and "Abrechnung" in m.embeds[0].title]
+    assert results, "no round result was posted"
+    text = embed_text(results[0])
+    assert all(member.name in text for member in members)
+    assert sum(p.score for p in state.players) > 0
+
+
+async def test_six_players_pass_cards_and_finish_a_round(table: Table) -> None:
+    """With 6 players (all cards dealt, swaps only, a card passed to the left after every
+    turn) the round still ends through the players' hands."""
+    extra = [table.guild.add_member(table.env.create_user(n)) for n in ("erik", "fiona")]
+    members = [*table.members, *extra]
+    for member in extra:
+        table.set_locale(member, "de")
+    game = await start_card_game(table, members)
+    state = await play_a_round(table, game, members)
+    assert state.round > 1 or state.phase == "over"
+
+
+async def test_an_invalid_lay_out_is_refused_with_what_is_missing(table: Table) -> None:
+    """Laying out a lone street is refused: the group is incomplete, and nothing changes."""
+    game = await start_card_game(table, [table.alice, table.bob])
+    state = await card_state(table, game)
+    seat = state.current
+    member = table.member(state.players[seat].id)
+    deck = state.deck
+    street = next(c for c in state.players[seat].hand if deck.card(c).kind == "property")
+    group = deck.group(deck.card(street).group)
+    if all(c in state.players[seat].hand for c in group.cards):
+        pytest.skip("the dealt hand holds the whole group")
+    before = state.to_json()
+    hand = await open_hand(table, game, member)
+    result = await member.select(hand, [street], custom_id=select_id(hand, "c_custom"))
+    assert "nicht vollständig" in private_reply(result)
+    assert (await card_state(table, game)).to_json() == before
+
+
+async def test_others_cannot_open_a_hand_and_board_commands_are_refused(table: Table) -> None:
+    game = await start_card_game(table, [table.alice, table.bob])
+    row = await table.row(game)
+    result = await table.carol.click(
+        table.message(row.settings["table_message"]), label="🂠 Meine Hand"
+    )
+    assert private_reply(result) == t("de", "error.not_a_player")
+    status = await table.alice.slash(table.channel, "monopoly status")
+    assert private_reply(status) == t("de", "error.board_only")
