@@ -23,6 +23,7 @@ from bot.cardgame.view import visible_events
 from bot.engine.errors import IllegalAction
 from bot.i18n import t
 from bot.store import ApplyResult, StoreError
+from cogs.monopoly import _absence
 from cogs.monopoly._ids import GameButton
 from cogs.monopoly._text import mentions
 from cogs.monopoly._widgets import (
@@ -149,6 +150,8 @@ def table_message(game: int, state: CardState, settings: dict[str, Any]) -> dict
             value=clip(cards_text(state, list(pile)), 1000),
             inline=False,
         )
+    if settings.get("deadline_at") and state.phase != "over":
+        embed.add_field(name=t(lang, "turn.deadline"), value=f"<t:{settings['deadline_at']}:R>")
     embed.set_footer(
         text=t(lang, "cards.footer", stock=len(state.stock), target=f"{target:,}".replace(",", "."))
     )
@@ -208,6 +211,7 @@ async def post_table(
         for event in visible_events(state.events, None)
         if (line := event_line(state, lang, event))
     ]
+    await cog.deadlines.reschedule(game, state, settings)
     message = await channel.send(**table_message(game, state, settings))
     settings["table_message"] = message.id
     await cog.service.store.set_settings(game, settings)
@@ -226,12 +230,15 @@ async def publish(
         public = visible_events(result.events, None)
         lines = [line for event in public if (line := event_line(state, lang, event))]
         settings["card_lines"] = (list(settings.get("card_lines", [])) + lines)[-MAX_LINES:]
+        if result.actor is not None:
+            _absence.player_acted(settings, result.actor)  # back at the table: count anew
         for event in public:
             if event["type"] == "round_scored":
                 await channel.send(embed=round_message(state, lang, event))
             if event["type"] == "game_over":
                 winners = ", ".join(state.players[s].name for s in event["winners"])
                 await channel.send(t(lang, "cards.winner", names=winners))
+        await cog.deadlines.reschedule(game, state, settings)
         message_id = settings.get("table_message")
         if message_id is not None:
             try:

@@ -30,13 +30,17 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.engine.defaults import default_action
+from bot.cardgame import CardState
+from bot.cardgame import default_action as card_default_action
+from bot.cardgame import waiting_for as card_waiting_for
+from bot.engine.defaults import default_action as board_default_action
 from bot.engine.errors import IllegalAction
-from bot.engine.legal import waiting_for
+from bot.engine.legal import waiting_for as board_waiting_for
 from bot.engine.state import GameState
 from bot.i18n import t
 from bot.store import GameNotRunning, GameRow, GameStore, StaleAction, StoreError, Timer
-from cogs.monopoly import _absence, _digest
+from bot.store.kinds import AnyState
+from cogs.monopoly import _absence, _cards, _digest
 from cogs.monopoly._text import mentions
 from cogs.monopoly._timing import DURATIONS, duration, next_digest, setting, soon_before
 
@@ -53,8 +57,24 @@ DEADLINES: dict[str, int | None] = {"off": None} | {
 MAX_DEFAULT_STEPS = 30
 #: Seconds a computer seat waits before each move, so the table can follow.
 AUTO_DELAY = 2.0
+#: What a card game uses (no auctions, trades, computer seats or time limit there).
+CARD_TIMERS = ("deadline", "reminder", "reminder_soon", "digest")
 #: Timers that belong to the state of the moment and are planned anew after each action.
 TURN_TIMERS = ("deadline", "reminder", "reminder_soon", "auto")
+
+
+def waiting_for(state: AnyState) -> list[int]:
+    """The seats the game waits on, board game or card game."""
+    if isinstance(state, CardState):
+        return card_waiting_for(state)
+    return board_waiting_for(state)
+
+
+def default_action(state: AnyState, seat: int) -> dict[str, Any] | None:
+    """The safe move for an absent player, board game or card game."""
+    if isinstance(state, CardState):
+        return card_default_action(state, seat)
+    return board_default_action(state, seat)
 
 
 class Deadlines:
@@ -84,7 +104,7 @@ class Deadlines:
 
     # -- planning ---------------------------------------------------------------------
 
-    async def reschedule(self, game: int, state: GameState, settings: dict[str, Any]) -> None:
+    async def reschedule(self, game: int, state: AnyState, settings: dict[str, Any]) -> None:
         """Plan the turn timers for the game as it is now (after every action).
 
         Records the move's deadline in ``settings["deadline_at"]`` (a Unix time, for
@@ -99,7 +119,10 @@ class Deadlines:
         waiting = waiting_for(state)
         computer = _absence.computer_seats(settings)
         humans = [seat for seat in waiting if seat not in computer]
-        if _absence.next_computer_action(state, settings) is not None:
+        computer_move = (
+            None if isinstance(state, CardState) else _absence.next_computer_action(state, settings)
+        )
+        if computer_move is not None:
             await self._add(game, "auto", now + timedelta(seconds=AUTO_DELAY), {"seq": state.seq})
         else:
             await self.store.cancel_timers(game, key="auto")
@@ -244,8 +267,10 @@ class Deadlines:
             return
         row = await self.store.load(timer.game_id)
         state = row.state
-        if not isinstance(state, GameState) or state.phase == "over" or row.settings.get("paused"):
-            return  # lobbies, card games, finished and paused games fire nothing
+        if state is None or state.phase == "over" or row.settings.get("paused"):
+            return  # lobbies, finished and paused games fire nothing
+        if isinstance(state, CardState) and timer.kind not in CARD_TIMERS:
+            return
         await handler(row, timer)
 
     def channel_of(self, row: GameRow) -> discord.abc.Messageable | None:
@@ -314,15 +339,16 @@ class Deadlines:
         await channel.send(t(lang, "deadline.passed", players=names))
         await _absence.count_missed(self.cog, row.id, sorted(absent))
         await self.play_for(channel, row.id, state, absent, default_action)
-        await _absence.call_votes(self.cog, channel, row.id)
+        if isinstance(state, GameState):
+            await _absence.call_votes(self.cog, channel, row.id)
 
     async def play_for(
         self,
         channel: discord.abc.Messageable,
         game: int,
-        state: GameState,
+        state: AnyState,
         seats: set[int],
-        decide: Callable[[GameState, int], dict[str, Any] | None],
+        decide: Callable[[Any, int], dict[str, Any] | None],
         *,
         steps: int = MAX_DEFAULT_STEPS,
     ) -> None:
@@ -342,6 +368,13 @@ class Deadlines:
                 log.warning("Deadline action refused in game %s", game, exc_info=True)
                 return
             state = result.state
+            await self.publish(channel, game, result)
+
+    async def publish(self, channel: discord.abc.Messageable, game: int, result: Any) -> None:
+        """Show a timed action like a player's, board game or card game."""
+        if isinstance(result.state, CardState):
+            await _cards.publish(self.cog, channel, game, result)
+        else:
             await self.cog.publish(channel, game, result)
 
     async def _auto(self, row: GameRow, timer: Timer) -> None:

@@ -151,3 +151,27 @@ async def test_others_cannot_open_a_hand_and_board_commands_are_refused(table: T
     assert private_reply(result) == t("de", "error.not_a_player")
     status = await table.alice.slash(table.channel, "monopoly status")
     assert private_reply(status) == t("de", "error.board_only")
+
+
+async def test_a_card_game_keeps_moving_at_its_deadline(table: Table) -> None:
+    """A card game with a one-hour deadline: the player to move is reminded, and at the
+    deadline the safe default plays their part; the table says so."""
+    await table.alice.slash(
+        table.channel, "monopoly start", language="de", game="cards", deadline="1h"
+    )
+    lobby = table.channel.last_message
+    await table.bob.click(lobby, label=t("de", "button.join"))
+    await table.alice.click(lobby, label=t("de", "button.start"))
+    game = await table.game_id()
+    before = await card_state(table, game)
+    absent = before.players[waiting_for(before)[0]]
+    await table.env.advance_time(30 * 60)
+    assert any(
+        f"<@{absent.id}>" in (m.content or "") and "⏰" in m.content for m in table.bot_messages()
+    )
+    await table.env.advance_time(30 * 60)
+    after = await card_state(table, game)
+    assert after.seq > before.seq
+    assert any(
+        t("de", "deadline.passed", players=absent.name) == m.content for m in table.bot_messages()
+    )
