@@ -12,6 +12,8 @@ Round results list each player's lay-out and points. The engine is
 
 from __future__ import annotations
 
+import asyncio
+import io
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +38,7 @@ from cogs.monopoly._widgets import (
     panel,
     reply,
 )
+from render.cards import render_hand, render_table
 
 if TYPE_CHECKING:
     from cogs.monopoly._cog import MonopolyCog
@@ -155,6 +158,7 @@ def table_message(game: int, state: CardState, settings: dict[str, Any]) -> dict
     embed.set_footer(
         text=t(lang, "cards.footer", stock=len(state.stock), target=f"{target:,}".replace(",", "."))
     )
+    embed.set_image(url="attachment://table.png")
     view = discord.ui.View(timeout=None)
     if state.phase != "over":
         view.add_item(
@@ -197,6 +201,18 @@ def round_message(state: CardState, lang: str, event: dict[str, Any]) -> discord
     return embed
 
 
+async def table_file(state: CardState, lang: str) -> discord.File:
+    """The table image (drawn in a worker thread)."""
+    png = await asyncio.to_thread(render_table, state, lang=lang)
+    return discord.File(io.BytesIO(png), filename="table.png")
+
+
+async def hand_file(state: CardState, seat: int, lang: str) -> discord.File:
+    """The image of a player's hand (drawn in a worker thread)."""
+    png = await asyncio.to_thread(render_hand, state, seat, lang=lang)
+    return discord.File(io.BytesIO(png), filename="hand.png")
+
+
 async def post_table(
     cog: MonopolyCog,
     channel: discord.abc.Messageable,
@@ -212,7 +228,9 @@ async def post_table(
         if (line := event_line(state, lang, event))
     ]
     await cog.deadlines.reschedule(game, state, settings)
-    message = await channel.send(**table_message(game, state, settings))
+    message = await channel.send(
+        **table_message(game, state, settings), file=await table_file(state, lang)
+    )
     settings["table_message"] = message.id
     await cog.service.store.set_settings(game, settings)
 
@@ -243,7 +261,8 @@ async def publish(
         if message_id is not None:
             try:
                 await channel.get_partial_message(message_id).edit(  # type: ignore[attr-defined]
-                    **table_message(game, state, settings)
+                    **table_message(game, state, settings),
+                    attachments=[await table_file(state, lang)],
                 )
             except discord.HTTPException:
                 log.warning("Could not edit card table %s", message_id, exc_info=True)
@@ -460,11 +479,15 @@ async def _act(
             notes.append(t(lang, "cards.your_bonus", cards=cards_text(state, event["cards"])))
     if state.phase == "over" or seat not in waiting_for(state) and state.current != seat:
         await interaction.response.edit_message(
-            content="\n".join(notes) or t(lang, "manage.done"), embed=None, view=None
+            content="\n".join(notes) or t(lang, "manage.done"),
+            embed=None,
+            view=None,
+            attachments=[],
         )
     else:
         await interaction.response.edit_message(
-            **hand_message(game, state, seat, lang, "\n".join(notes) or None)
+            **hand_message(game, state, seat, lang, "\n".join(notes) or None),
+            attachments=[await hand_file(state, seat, lang)],
         )
     await publish(cog, interaction.channel, game, result)  # type: ignore[arg-type]
 

@@ -102,8 +102,9 @@ async def test_a_whole_round_through_the_hands(table: Table, count: int) -> None
     round's result lists every player's points and the table shows the new scores."""
     members = table.members[:count]
     game = await start_card_game(table, members)
-    table_text = embed_text(table.message((await table.row(game)).settings["table_message"]))
-    assert "Abnahmestapel" in table_text
+    posted = table.message((await table.row(game)).settings["table_message"])
+    assert "Abnahmestapel" in embed_text(posted)
+    assert [a.filename for a in posted.attachments] == ["table.png"]  # the table as an image
     state = await play_a_round(table, game, members)
     results = [m for m in table.bot_messages() if m.embeds and "Abrechnung" in m.embeds[0].title]
     assert results, "no round result was posted"
