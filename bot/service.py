@@ -20,6 +20,7 @@ from bot.engine.game import new_game
 from bot.engine.rules import Rules
 from bot.engine.state import GameState
 from bot.store import ApplyResult, GameRow, GameStatus, GameStore
+from bot.store.kinds import AnyState
 
 SeedSource = Callable[[], int]
 #: MONOPOLY Das Kartenspiel is for 2 to 6 players (rulebook 004).
@@ -125,8 +126,6 @@ class GameService:
             settings = dict(row.settings)
             if user_id != settings["host"]:
                 raise IllegalAction("host_only")
-            if settings.get("game") == "cards":
-                raise IllegalAction("cards_no_computer")
             players = list(settings["players"])
             if len(players) >= settings["max_players"]:
                 raise IllegalAction("lobby_full", maximum=settings["max_players"])
@@ -176,11 +175,12 @@ class GameService:
             if user_id != settings["host"]:
                 raise IllegalAction("host_only")
             players = [(str(p["id"]), p["name"]) for p in settings["players"]]
+            state: AnyState
             if settings.get("game") == "cards":
-                cards = new_card_game(players, seed=self._seeds())
-                return await self.store.start_game(game_id, cards)
-            rules = Rules.from_preset(settings["preset"], **settings.get("overrides", {}))
-            state = new_game(players, seed=self._seeds(), rules=rules)
+                state = new_card_game(players, seed=self._seeds())
+            else:
+                rules = Rules.from_preset(settings["preset"], **settings.get("overrides", {}))
+                state = new_game(players, seed=self._seeds(), rules=rules)
             computers = {
                 str(seat): p["computer"]
                 for seat, p in enumerate(settings["players"])

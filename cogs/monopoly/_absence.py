@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.cardgame import CardState
+from bot.cardgame import CardState, SimpleCardPlayer
+from bot.cardgame import waiting_for as card_waiting_for
 from bot.engine.computer import make_player, next_action
 from bot.engine.defaults import default_action
 from bot.engine.errors import IllegalAction
@@ -40,6 +41,7 @@ log = logging.getLogger(__name__)
 
 Action = dict[str, Any]
 VOTE_CHOICES = ("computer", "remove", "wait")
+_CARD_PLAYER = SimpleCardPlayer()
 
 
 # -- computer seats ------------------------------------------------------------------
@@ -56,11 +58,14 @@ def computer_level(settings: dict[str, Any], seat: int) -> str:
     return settings.get("computer_level", {}).get(str(seat), "strong")
 
 
-def next_computer_action(state: GameState, settings: dict[str, Any]) -> Action | None:
+def next_computer_action(state: GameState | CardState, settings: dict[str, Any]) -> Action | None:
     """What a computer seat does next: answer an offer, or move if the game waits on it."""
-    players = {
-        seat: make_player(computer_level(settings, seat)) for seat in computer_seats(settings)
-    }
+    seats = computer_seats(settings)
+    if isinstance(state, CardState):
+        # The card game has one computer player: it decides draw, swap or end.
+        waiting = [seat for seat in card_waiting_for(state) if seat in seats]
+        return _CARD_PLAYER.decide(state, waiting[0]) if waiting else None
+    players = {seat: make_player(computer_level(settings, seat)) for seat in seats}
     return next_action(state, players)
 
 
@@ -90,7 +95,7 @@ async def computer_move(cog: MonopolyCog, channel: discord.abc.Messageable, row:
     except StoreError:
         log.warning("Computer action failed in game %s", row.id, exc_info=True)
         return
-    await cog.publish(channel, row.id, result)
+    await cog.deadlines.publish(channel, row.id, result)
 
 
 def player_acted(settings: dict[str, Any], seat: int) -> bool:

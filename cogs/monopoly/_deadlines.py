@@ -57,8 +57,8 @@ DEADLINES: dict[str, int | None] = {"off": None} | {
 MAX_DEFAULT_STEPS = 30
 #: Seconds a computer seat waits before each move, so the table can follow.
 AUTO_DELAY = 2.0
-#: What a card game uses (no auctions, trades, computer seats or time limit there).
-CARD_TIMERS = ("deadline", "reminder", "reminder_soon", "digest")
+#: What a card game uses (no auctions, trades or time limit there).
+CARD_TIMERS = ("deadline", "reminder", "reminder_soon", "auto", "digest")
 #: Timers that belong to the state of the moment and are planned anew after each action.
 TURN_TIMERS = ("deadline", "reminder", "reminder_soon", "auto")
 
@@ -119,10 +119,7 @@ class Deadlines:
         waiting = waiting_for(state)
         computer = _absence.computer_seats(settings)
         humans = [seat for seat in waiting if seat not in computer]
-        computer_move = (
-            None if isinstance(state, CardState) else _absence.next_computer_action(state, settings)
-        )
-        if computer_move is not None:
+        if _absence.next_computer_action(state, settings) is not None:
             await self._add(game, "auto", now + timedelta(seconds=AUTO_DELAY), {"seq": state.seq})
         else:
             await self.store.cancel_timers(game, key="auto")

@@ -115,6 +115,7 @@ def _card_lobby_message(game_id: int, settings: dict[str, Any]) -> dict[str, Any
             game_id, "L", "start", label=t(lang, "button.start"), style=discord.ButtonStyle.primary
         )
     )
+    view.add_item(lobby_select(game_id, lang))
     return {"content": None, "embed": embed, "view": view}
 
 

@@ -176,3 +176,33 @@ async def test_a_card_game_keeps_moving_at_its_deadline(table: Table) -> None:
     assert any(
         t("de", "deadline.passed", players=absent.name) == m.content for m in table.bot_messages()
     )
+
+
+async def test_a_computer_player_plays_its_turns_in_the_card_game(table: Table) -> None:
+    """Alice and a computer player: after Alice's move the computer draws or swaps, then
+    discards, by itself a moment later, and it is Alice's turn again."""
+    await table.alice.slash(table.channel, "monopoly start", language="de", game="cards")
+    lobby = table.channel.last_message
+    custom_id = next(
+        child.custom_id
+        for row in lobby.components
+        for child in row.children
+        if ":lobby_cpu" in (getattr(child, "custom_id", "") or "")
+    )
+    await table.alice.select(lobby, ["simple"], custom_id=custom_id)
+    await table.alice.click(table.message(lobby.id), label=t("de", "button.start"))
+    game = await table.game_id()
+    members = [table.alice]
+    for _ in range(60):
+        state = await card_state(table, game)
+        if state.round > 1 or state.phase == "over":
+            break
+        if waiting_for(state) and state.players[waiting_for(state)[0]].id == str(table.alice.id):
+            await make_move(table, game, members)
+        else:
+            await table.env.advance_time(5)
+    state = await card_state(table, game)
+    moves_by_computer = [
+        line for line in (await table.row(game)).settings["card_lines"] if "Computer 1" in line
+    ]
+    assert moves_by_computer, "the computer player never moved"
