@@ -6,6 +6,10 @@ so it can be used and tested without a bot.
 - :func:`render.board.render_board` - the board posted after each turn.
 - :func:`render.deed.render_deed` - the title deed of one lot (``/monopoly property``).
 - :func:`render.compact.render_compact` - a small ownership map for lobbies and summaries.
+- :func:`render.cards.render_table`, :func:`render.cards.render_hand`,
+  :func:`render.cards.render_layout`, :func:`render.cards.render_round_result`,
+  :func:`render.cards.render_card` - MONOPOLY Das Kartenspiel: the table, a hand, a lay-out,
+  one card (colours and labels in ``data/cards.json``).
 - :mod:`render.bench` - timing of the board image (``monopoly-bot bench --render``).
 
 Fonts (DejaVu, with its licence), colours (``data/palettes.json``) and labels

@@ -38,7 +38,7 @@ from cogs.monopoly._widgets import (
     panel,
     reply,
 )
-from render.cards import render_hand, render_table
+from render.cards import render_hand, render_round_result, render_table
 
 if TYPE_CHECKING:
     from cogs.monopoly._cog import MonopolyCog
@@ -213,6 +213,18 @@ async def hand_file(state: CardState, seat: int, lang: str) -> discord.File:
     return discord.File(io.BytesIO(png), filename="hand.png")
 
 
+async def round_files(state: CardState, lang: str) -> list[discord.File]:
+    """Every player's scored lay-out of the last round as images (drawn in a worker thread)."""
+
+    def draw() -> list[bytes]:
+        return [render_round_result(state, seat, lang=lang) for seat in range(len(state.players))]
+
+    return [
+        discord.File(io.BytesIO(png), filename=f"round-{seat + 1}.png")
+        for seat, png in enumerate(await asyncio.to_thread(draw))
+    ]
+
+
 async def post_table(
     cog: MonopolyCog,
     channel: discord.abc.Messageable,
@@ -252,7 +264,10 @@ async def publish(
             _absence.player_acted(settings, result.actor)  # back at the table: count anew
         for event in public:
             if event["type"] == "round_scored":
-                await channel.send(embed=round_message(state, lang, event))
+                await channel.send(
+                    embed=round_message(state, lang, event),
+                    files=await round_files(state, lang),
+                )
             if event["type"] == "game_over":
                 winners = ", ".join(state.players[s].name for s in event["winners"])
                 await channel.send(t(lang, "cards.winner", names=winners))

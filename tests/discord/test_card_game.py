@@ -110,6 +110,7 @@ async def test_a_whole_round_through_the_hands(table: Table, count: int) -> None
     assert results, "no round result was posted"
     text = embed_text(results[0])
     assert all(member.name in text for member in members)
+    assert len(results[0].attachments) == count  # every player's lay-out as an image
     assert sum(p.score for p in state.players) > 0
 
 
