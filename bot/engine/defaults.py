@@ -69,6 +69,17 @@ def declines_for(state: GameState, seat: int) -> list[Action]:
     ]
 
 
+def lift_within(state: GameState, seat: int, budget: float) -> Action:
+    """Decide on received mortgaged lots: lift them in order while ``budget`` lasts."""
+    lift = []
+    for square in state.mortgage_choices[0]["squares"]:
+        cost = buildings.unmortgage_cost(state, square)
+        if cost <= budget:
+            lift.append(square)
+            budget -= cost
+    return {"type": "decide_mortgages", "player": seat, "lift": lift}
+
+
 def place_won_building(state: GameState, seat: int) -> Action:
     """Place a won building on the first street that takes it."""
     pending = state.pending_building

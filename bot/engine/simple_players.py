@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine import auctions, buildings, trades
-from bot.engine.defaults import place_won_building, raise_cash
+from bot.engine.defaults import lift_within, place_won_building, raise_cash
 from bot.engine.errors import IllegalAction
 from bot.engine.game import MANAGE_PHASES, check_pay_bail
 from bot.engine.legal import waiting_for
@@ -109,14 +109,7 @@ class SimplePlayer:
 
     def _lift_received(self, state: GameState, seat: int) -> Action:
         """Lift received mortgages while cash stays comfortably above the reserve."""
-        cash = state.players[seat].cash - 2 * RESERVE
-        lift = []
-        for square in state.mortgage_choices[0]["squares"]:
-            cost = buildings.unmortgage_cost(state, square)
-            if cost <= cash:
-                lift.append(square)
-                cash -= cost
-        return {"type": "decide_mortgages", "player": seat, "lift": lift}
+        return lift_within(state, seat, state.players[seat].cash - 2 * RESERVE)
 
     def _place(self, state: GameState, seat: int) -> Action:
         return {**place_won_building(state, seat), "player": seat}

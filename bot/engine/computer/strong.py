@@ -35,7 +35,7 @@ from bot.engine.computer.valuation import (
     position_value,
     unowned_share,
 )
-from bot.engine.defaults import place_won_building
+from bot.engine.defaults import lift_within, place_won_building
 from bot.engine.errors import IllegalAction
 from bot.engine.game import MANAGE_PHASES, check_bankruptcy, check_pay_bail
 from bot.engine.state import GameState
@@ -190,14 +190,7 @@ class StrongPlayer:
         return {"type": "bid", "player": seat, "amount": amount}
 
     def _lift_received(self, state: GameState, seat: int) -> Action:
-        spare = state.players[seat].cash - self.reserve(state, seat)
-        lift = []
-        for square in state.mortgage_choices[0]["squares"]:
-            cost = buildings.unmortgage_cost(state, square)
-            if cost <= spare:
-                lift.append(square)
-                spare -= cost
-        return {"type": "decide_mortgages", "player": seat, "lift": lift}
+        return lift_within(state, seat, state.players[seat].cash - self.reserve(state, seat))
 
     # -- jail ---------------------------------------------------------------------------
 
