@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -29,12 +30,17 @@ from cogs.monopoly import _absence
 from cogs.monopoly._ids import GameButton
 from cogs.monopoly._text import mentions
 from cogs.monopoly._widgets import (
+    Draft,
     PanelButton,
     PanelSelect,
     clip,
+    drafts,
+    drop_draft,
     explain,
     game_button,
+    keep_draft,
     lang_of,
+    live_draft,
     panel,
     reply,
 )
@@ -48,6 +54,10 @@ log = logging.getLogger(__name__)
 TABLE_COLOUR = 0x1565C0
 MAX_LINES = 8
 SELECT_MAX = 25
+#: Selects in the assignment step (a message holds five rows, one for the button).
+ASSIGN_MAX = 4
+#: Draft kinds: one's own lay-out, the card laid down before a swap.
+LAYOUT, FIRST = "cardlay", "cardfirst"
 
 
 # -- words ----------------------------------------------------------------------------
@@ -288,7 +298,12 @@ async def publish(
 
 
 def hand_message(
-    game: int, state: CardState, seat: int, lang: str, note: str | None = None
+    game: int,
+    state: CardState,
+    seat: int,
+    lang: str,
+    note: str | None = None,
+    first: str | None = None,
 ) -> dict[str, Any]:
     """A player's hand, privately, with a control for everything they may do now."""
     player = state.players[seat]
@@ -333,7 +348,11 @@ def hand_message(
             value=clip(layout_text(state, suggestion), 1000),
             inline=False,
         )
-    swaps = _swap_options(state, seat, actions, lang)
+    if first is not None and first not in state.players[seat].hand:
+        first = None
+    if first is not None:
+        embed.add_field(name=t(lang, "cards.first_chosen"), value=card_name(state, first))
+    swaps = _swap_options(state, seat, actions, lang, first)
     if swaps:
         view.add_item(
             PanelSelect(
@@ -341,6 +360,17 @@ def hand_message(
             )
         )
     hand = list(player.hand)
+    firsts = sorted({a["first_discard"] for a in actions if a.get("first_discard")})
+    if firsts and first is None:
+        view.add_item(
+            PanelSelect(
+                game,
+                "c_first",
+                options=_card_options(state, firsts),
+                placeholder=t(lang, "cards.first_placeholder"),
+                row=4,
+            )
+        )
     if "discard" in kinds and hand:
         owed = state.owe[seat]
         view.add_item(
@@ -387,12 +417,14 @@ def _card_options(state: CardState, cards: list[str]) -> list[discord.SelectOpti
 
 
 def _swap_options(
-    state: CardState, seat: int, actions: list[dict[str, Any]], lang: str
+    state: CardState, seat: int, actions: list[dict[str, Any]], lang: str, first: str | None
 ) -> list[discord.SelectOption]:
-    """Swaps without a first discard (one option per target and count)."""
+    """The swaps open now (one option per target and count), after ``first`` if chosen."""
     options = []
     for action in actions:
-        if action["type"] == "swap" and "first_discard" not in action:
+        if action.get("first_discard") != first:
+            continue
+        if action["type"] == "swap":
             label = t(
                 lang,
                 "cards.swap_option",
@@ -400,7 +432,7 @@ def _swap_options(
                 count=action["count"],
             )
             value = f"s-{action['target']}-{action['count']}"
-        elif action["type"] == "swap_extra" and "first_discard" not in action:
+        elif action["type"] == "swap_extra":
             key = "cards.swap_extra_stock" if action["stock"] else "cards.swap_extra"
             label = t(lang, key, number=action["pile"] + 1)
             value = f"x-{action['pile']}-{int(action['stock'])}"
@@ -410,13 +442,17 @@ def _swap_options(
     return options[:SELECT_MAX]
 
 
-def own_layout(state: CardState, cards: list[str]) -> dict[str, Any]:
+def own_layout(
+    state: CardState, cards: list[str], assign: dict[str, str] | None = None
+) -> dict[str, Any]:
     """A lay-out of exactly the chosen ``cards``, the way a player would lay them down.
 
-    Property cards form their groups; houses, a hotel and token cards go to the
-    first street group, wild cards stand in that group too, LOS and Mr. Monopoly
-    cards are bonus cards. The engine then checks it and names what is missing.
+    Property cards form their groups; houses and a hotel go to the group named in
+    ``assign["buildings"]``, each token and wild card to the group ``assign`` names
+    for it (the first group if none), LOS and Mr. Monopoly cards are bonus cards.
+    The engine then checks it and names what is missing.
     """
+    assign = assign or {}
     deck = state.deck
     groups: dict[str, dict[str, Any]] = {}
     extras: dict[str, list[str]] = {"houses": [], "tokens": [], "wild": []}
@@ -441,12 +477,19 @@ def own_layout(state: CardState, cards: list[str]) -> dict[str, Any]:
             bonus.append(card_id)
     laid = list(groups.values())
     if laid:
-        first = laid[0]
-        first["cards"] += extras["wild"]
-        first["houses"] = sorted(extras["houses"], key=lambda c: deck.card(c).number or 0)
-        first["tokens"] = extras["tokens"]
+        by_group = {entry["group"]: entry for entry in laid}
+
+        def target(key: str) -> dict[str, Any]:
+            return by_group.get(assign.get(key, ""), laid[0])
+
+        for wild in extras["wild"]:
+            target(wild)["cards"].append(wild)
+        for token in extras["tokens"]:
+            target(token)["tokens"].append(token)
+        built = target("buildings")
+        built["houses"] = sorted(extras["houses"], key=lambda c: deck.card(c).number or 0)
         if hotel is not None:
-            first["hotel"] = hotel
+            built["hotel"] = hotel
     else:
         bonus += extras["houses"] + extras["tokens"] + extras["wild"] + ([hotel] if hotel else [])
     return {"groups": laid, "bonus": bonus}
@@ -562,9 +605,12 @@ async def _swap(
         return
     kind, first, second = parts[0], int(parts[1]), int(parts[2])
     if kind == "s":
-        action = {"type": "swap", "target": first, "count": second}
+        action: dict[str, Any] = {"type": "swap", "target": first, "count": second}
     else:
         action = {"type": "swap_extra", "pile": first, "stock": second == 1}
+    chosen = drafts(cog).pop((FIRST, game, interaction.user.id), None)
+    if isinstance(chosen, FirstDiscard):
+        action["first_discard"] = chosen.card
     await _act(cog, interaction, game, action)
 
 
@@ -582,15 +628,144 @@ async def _pass(
     await _act(cog, interaction, game, {"type": "pass_card", "card": values[0] if values else ""})
 
 
+@dataclass
+class LayoutDraft(Draft):
+    """A player's own lay-out in the making: the chosen cards and where each extra goes."""
+
+    cards: list[str] = field(default_factory=list)
+    assign: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class FirstDiscard(Draft):
+    """The card a player lays on their own pile just before a swap."""
+
+    card: str = ""
+
+
+def _assignables(state: CardState, cards: list[str]) -> list[str]:
+    """What needs a group: ``buildings`` (houses and hotel together), tokens, wild cards."""
+    deck = state.deck
+    found = ["buildings"] if any(deck.card(c).kind in (HOUSE, HOTEL) for c in cards) else []
+    found += [c for c in cards if deck.card(c).kind in (TOKEN, WILD)]
+    return found[:ASSIGN_MAX]
+
+
+def assign_message(game: int, state: CardState, draft: LayoutDraft, lang: str) -> dict[str, Any]:
+    """The step before one's own lay-out: which group each house, token or wild card joins."""
+    deck = state.deck
+    groups = list(
+        dict.fromkeys(deck.card(c).group for c in draft.cards if deck.card(c).kind == PROPERTY)
+    )
+    embed = discord.Embed(title=t(lang, "cards.assign_title"), colour=TABLE_COLOUR)
+    embed.description = cards_text(state, draft.cards)
+    view = discord.ui.View(timeout=None)
+    for row, key in enumerate(_assignables(state, draft.cards)):
+        what = t(lang, "cards.buildings") if key == "buildings" else card_name(state, key)
+        options = [
+            discord.SelectOption(
+                label=clip(deck.group(g).name, 100),
+                value=g,
+                default=draft.assign.get(key, groups[0]) == g,
+            )
+            for g in groups
+            if g
+        ]
+        view.add_item(
+            PanelSelect(
+                game,
+                "c_assign",
+                f"{draft.nonce}-{row}",
+                options=options,
+                placeholder=t(lang, "cards.assign_placeholder", card=what),
+                row=row,
+            )
+        )
+    view.add_item(
+        PanelButton(
+            game,
+            "c_custom_go",
+            str(draft.nonce),
+            label=t(lang, "cards.button.lay_out_own"),
+            style=discord.ButtonStyle.success,
+            row=4,
+        )
+    )
+    return {"embed": embed, "view": view}
+
+
+async def _card_state(
+    cog: MonopolyCog, interaction: discord.Interaction, game: int
+) -> CardState | None:
+    row = await cog.service.store.load(game)
+    if not isinstance(row.state, CardState):
+        await reply(interaction, t(lang_of(interaction), "error.game_over"))
+        return None
+    return row.state
+
+
 @panel("c_custom")
 async def _custom(
     cog: MonopolyCog, interaction: discord.Interaction, game: int, arg: Any, values: list[str]
 ) -> None:
-    row = await cog.service.store.load(game)
-    state = row.state
-    if not isinstance(state, CardState):
-        await reply(interaction, t(lang_of(interaction), "error.game_over"))
+    state = await _card_state(cog, interaction, game)
+    if state is None:
         return
-    await _act(
-        cog, interaction, game, {"type": "lay_out", "layout": own_layout(state, list(values))}
+    cards = list(values)
+    groups = {state.deck.card(c).group for c in cards if state.deck.card(c).kind == PROPERTY}
+    if len(groups) < 2 or not _assignables(state, cards):
+        await _act(cog, interaction, game, {"type": "lay_out", "layout": own_layout(state, cards)})
+        return
+    draft = keep_draft(cog, LAYOUT, LayoutDraft(game, interaction.user.id, cards=cards))
+    await interaction.response.edit_message(
+        **assign_message(game, state, draft, lang_of(interaction)), attachments=[]
+    )
+
+
+@panel("c_assign")
+async def _assign(
+    cog: MonopolyCog, interaction: discord.Interaction, game: int, arg: Any, values: list[str]
+) -> None:
+    nonce, _, index = str(arg or "").partition("-")
+    draft = await live_draft(cog, LAYOUT, interaction, game, nonce)
+    state = await _card_state(cog, interaction, game) if draft is not None else None
+    if draft is None or state is None:
+        return
+    assert isinstance(draft, LayoutDraft)
+    keys = _assignables(state, draft.cards)
+    if index.isdigit() and int(index) < len(keys) and values:
+        draft.assign[keys[int(index)]] = values[0]
+    await interaction.response.edit_message(
+        **assign_message(game, state, draft, lang_of(interaction))
+    )
+
+
+@panel("c_custom_go")
+async def _custom_go(
+    cog: MonopolyCog, interaction: discord.Interaction, game: int, arg: Any, values: list[str]
+) -> None:
+    draft = await live_draft(cog, LAYOUT, interaction, game, arg)
+    state = await _card_state(cog, interaction, game) if draft is not None else None
+    if draft is None or state is None:
+        return
+    assert isinstance(draft, LayoutDraft)
+    drop_draft(cog, LAYOUT, draft)
+    layout = own_layout(state, draft.cards, draft.assign)
+    await _act(cog, interaction, game, {"type": "lay_out", "layout": layout})
+
+
+@panel("c_first")
+async def _first(
+    cog: MonopolyCog, interaction: discord.Interaction, game: int, arg: Any, values: list[str]
+) -> None:
+    state = await _card_state(cog, interaction, game)
+    seat = cog.service.seat_of(state, interaction.user.id) if state else None  # type: ignore[arg-type]
+    if state is None or seat is None or not values:
+        await reply(interaction, t(lang_of(interaction), "error.not_a_player"))
+        return
+    keep_draft(cog, FIRST, FirstDiscard(game, interaction.user.id, card=values[0]))
+    lang = lang_of(interaction)
+    await interaction.response.edit_message(
+        **hand_message(game, state, seat, lang, first=values[0]),
+        attachments=[await hand_file(state, seat, lang)],
     )

@@ -13,7 +13,7 @@ import pytest
 
 from bot.cardgame import CardState, SimpleCardPlayer, legal_actions, waiting_for
 from bot.i18n import t
-from tests.discord.helpers import Member, Table, embed_text, private_reply
+from tests.discord.helpers import Member, Table, embed_text, fresh, private_reply
 
 pytest_plugins = ["tests.discord.helpers"]
 
@@ -207,3 +207,80 @@ async def test_a_computer_player_plays_its_turns_in_the_card_game(table: Table) 
         line for line in (await table.row(game)).settings["card_lines"] if "Computer 1" in line
     ]
     assert moves_by_computer, "the computer player never moved"
+
+
+def test_own_lay_out_puts_each_card_where_the_player_said() -> None:
+    """One's own lay-out: houses and hotel, tokens and wild cards go to the chosen group."""
+    from bot.cardgame import new_game
+    from cogs.monopoly._cards import own_layout
+
+    state = new_game([("1", "a"), ("2", "b")], seed=1)
+    deck = state.deck
+    yellow, red = deck.group("yellow").cards, deck.group("red").cards
+    cards = [*yellow, *red, "house1-1", "token-1", "wild-1", "go-1"]
+    layout = own_layout(state, cards, {"buildings": "red", "token-1": "red", "wild-1": "yellow"})
+    by_group = {g["group"]: g for g in layout["groups"]}
+    assert by_group["red"]["houses"] == ["house1-1"] and by_group["red"]["tokens"] == ["token-1"]
+    assert "wild-1" in by_group["yellow"]["cards"] and by_group["yellow"]["tokens"] == []
+    assert layout["bonus"] == ["go-1"]
+    plain = own_layout(state, cards)  # nothing said: the first group takes them
+    assert {g["group"]: g for g in plain["groups"]}["yellow"]["tokens"] == ["token-1"]
+
+
+async def test_a_swap_after_laying_a_card_on_ones_own_pile(table: Table) -> None:
+    """004: "Man kann vor dem Tausch aber noch eine Karte von der Hand auf den
+    Tauschkarten-Stapel legen." The player picks that card first, then the swap."""
+    game = await start_card_game(table, [table.alice, table.bob])
+    state = await card_state(table, game)
+    seat = state.current
+    member = table.member(state.players[seat].id)
+    first = state.players[seat].hand[0]
+    hand = await open_hand(table, game, member)
+    await member.select(hand, [first], custom_id=select_id(hand, "c_first"))
+    hand = fresh(table, hand)
+    assert t("de", "cards.first_chosen") in embed_text(hand)
+    other = 1 - seat
+    await member.select(hand, [f"s-{other}-1"], custom_id=select_id(hand, "c_swap"))
+    after = await card_state(table, game)
+    assert after.seq > state.seq
+    assert first not in after.players[seat].hand  # laid down first, then swapped away
+
+
+async def test_own_lay_out_asks_where_tokens_go(table: Table) -> None:
+    """With cards of two groups and a token the player is asked which group it joins; the
+    engine then judges the lay-out (an incomplete one is refused, nothing changes)."""
+    for _ in range(30):
+        game = await start_card_game(table, [table.alice, table.bob])
+        state = await card_state(table, game)
+        seat = state.current
+        hand = state.players[seat].hand
+        deck = state.deck
+        groups = list(
+            dict.fromkeys(deck.card(c).group for c in hand if deck.card(c).kind == "property")
+        )
+        tokens = [c for c in hand if deck.card(c).kind == "token"]
+        if len(groups) >= 2 and tokens:
+            break
+        await table.alice.slash(table.channel, "monopoly end")
+    else:
+        pytest.skip("no deal with two groups and a token")
+    member = table.member(state.players[seat].id)
+    chosen = [c for c in hand if deck.card(c).group in groups[:2]] + tokens[:1]
+    before = state.to_json()
+    shown = await open_hand(table, game, member)
+    await member.select(shown, chosen, custom_id=select_id(shown, "c_custom"))
+    step = fresh(table, shown)
+    assert t("de", "cards.assign_title") in embed_text(step)
+    await member.select(step, [groups[1]], custom_id=select_id(step, "c_assign"))
+    result = await member.click(fresh(table, shown), label=t("de", "cards.button.lay_out_own"))
+    after = await card_state(table, game)
+    if after.seq == state.seq:  # refused: it names the problem and changes nothing
+        assert private_reply(result)
+        assert after.to_json() == before
+    else:
+        laid = (
+            {g["group"]: g for g in after.last_round["players"][seat]["layout"]["groups"]}
+            if after.last_round
+            else {}
+        )
+        assert not laid or tokens[0] in laid.get(groups[1], {}).get("tokens", [])
