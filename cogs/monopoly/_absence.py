@@ -122,11 +122,8 @@ async def set_vacation(cog: MonopolyCog, interaction: discord.Interaction, away:
             interaction, t(lang, "error.no_game_here" if row is None else "error.not_started")
         )
         return
-    if isinstance(row.state, CardState):
-        await reply(interaction, t(lang, "error.board_only"))
-        return
-    seat = cog.service.seat_of(row.state, interaction.user.id)
-    if seat is None or row.state.players[seat].bankrupt:
+    seat = cog.service.seat_of(row.state, interaction.user.id)  # type: ignore[arg-type]
+    if seat is None or getattr(row.state.players[seat], "bankrupt", False):
         await reply(interaction, t(lang, "error.not_a_player"))
         return
     async with cog.service.lock(row.id):

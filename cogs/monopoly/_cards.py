@@ -235,6 +235,19 @@ async def round_files(state: CardState, lang: str) -> list[discord.File]:
     ]
 
 
+async def post_digest(channel: discord.abc.Messageable, row: Any) -> None:
+    """The card game's daily digest: the table as it stands, with its image."""
+    state = row.state
+    assert isinstance(state, CardState)
+    settings = dict(row.settings)
+    lang = settings.get("lang", "de")
+    payload = table_message(row.id, state, settings)
+    payload["embed"].title = t(lang, "cards.digest", round=state.round)
+    await channel.send(
+        embed=payload["embed"], content=payload["content"], file=await table_file(state, lang)
+    )
+
+
 async def post_table(
     cog: MonopolyCog,
     channel: discord.abc.Messageable,

@@ -11,7 +11,6 @@ import discord
 
 from bot.engine.legal import waiting_for
 from bot.engine.rules import Rules
-from bot.engine.state import GameState
 from bot.i18n import t
 from bot.store import GameRow
 from cogs.monopoly import _absence
@@ -22,6 +21,8 @@ from cogs.monopoly._widgets import lang_of, reply
 if TYPE_CHECKING:
     from cogs.monopoly._cog import MonopolyCog
 
+#: The time settings a card game has (no auctions, trades or time limit there).
+CARD_SETTINGS = ("deadline", "reminders", "missed_limit", "digest")
 #: Seconds between two ``/monopoly remind`` of a game (shorter if the deadline is).
 REMIND_INTERVAL = 3600
 
@@ -34,6 +35,8 @@ def _rules(row: GameRow) -> Rules:
 
 def settings_lines(row: GameRow, lang: str) -> list[str]:
     """The time settings and the auction mode of a game, one line each."""
+    if row.settings.get("game") == "cards":
+        return describe(dict(row.settings), lang, time_limit=False, names=CARD_SETTINGS)
     rules = _rules(row)
     lines = describe(dict(row.settings), lang, time_limit=rules.end_at_deadline)
     mode = "sealed" if getattr(rules, "sealed_auctions", False) else "live"
@@ -53,7 +56,8 @@ async def change_settings(
     row = await cog._game_here(interaction)
     if row is None:
         return
-    if row.settings.get("game") == "cards":
+    cards = row.settings.get("game") == "cards"
+    if cards and set(changes) - set(CARD_SETTINGS):
         await reply(interaction, t(lang, "error.board_only"))
         return
     if not changes:
@@ -80,7 +84,7 @@ async def change_settings(
             if "digest" in changes and not settings.get("paused"):
                 await cog.deadlines.plan_digest(row.id, settings)
         await cog.service.store.set_settings(row.id, settings)
-    if isinstance(row.state, GameState):
+    if row.state is not None:
         await cog.deadlines.reschedule(row.id, row.state, settings)
     elif row.state is None:
         await refresh_lobby(interaction, row.id, settings)

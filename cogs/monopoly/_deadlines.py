@@ -426,6 +426,8 @@ class Deadlines:
 
     async def _digest(self, row: GameRow, timer: Timer) -> None:
         channel = self.channel_of(row)
-        if channel is not None:
+        if channel is not None and isinstance(row.state, CardState):
+            await _cards.post_digest(channel, row)
+        elif channel is not None:
             await _digest.post(channel, row)
         await self.plan_digest(row.id, dict(row.settings))

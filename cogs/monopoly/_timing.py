@@ -91,10 +91,16 @@ def label(lang: str, name: str, value: Any) -> str:
     return t(lang, f"duration.{value}")
 
 
-def describe(settings: dict[str, Any], lang: str, *, time_limit: bool) -> list[str]:
-    """One line per time setting (the game's end only for presets that have one)."""
+def describe(
+    settings: dict[str, Any],
+    lang: str,
+    *,
+    time_limit: bool,
+    names: tuple[str, ...] = TIME_SETTINGS,
+) -> list[str]:
+    """One line per time setting in ``names`` (the game's end only for presets with one)."""
     lines = []
-    for name in TIME_SETTINGS:
+    for name in names:
         if name == "time_limit" and not time_limit:
             continue
         value = label(lang, name, setting(settings, name))

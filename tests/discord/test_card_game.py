@@ -284,3 +284,28 @@ async def test_own_lay_out_asks_where_tokens_go(table: Table) -> None:
             else {}
         )
         assert not laid or tokens[0] in laid.get(groups[1], {}).get("tokens", [])
+
+
+async def test_card_game_settings_vacation_and_digest(table: Table) -> None:
+    """The host sets a card game's deadline and digest (auction settings are refused there);
+    Bob's vacation lets the computer play his moves; the daily digest shows the table."""
+    game = await start_card_game(table, [table.alice, table.bob])
+    refused = await table.alice.slash(table.channel, "monopoly settings", auction_time="1h")
+    assert private_reply(refused) == t("de", "error.board_only")
+    await table.alice.slash(table.channel, "monopoly settings", deadline="24h", digest="8")
+    shown = await table.bob.slash(table.channel, "monopoly settings")
+    assert t("de", "timing.deadline", value=t("de", "duration.24h")) in private_reply(shown)
+    await table.bob.slash(table.channel, "monopoly vacation")
+    for _ in range(40):
+        state = await card_state(table, game)
+        if state.phase == "over" or state.round > 1:
+            break
+        if str(table.alice.id) == state.players[waiting_for(state)[0]].id:
+            await make_move(table, game, [table.alice])
+        else:
+            await table.env.advance_time(5)
+    lines = (await table.row(game)).settings["card_lines"]
+    assert any("bob" in line for line in lines), "the computer never moved for bob"
+    await table.env.advance_time(9 * 3600)
+    digest = [m for m in table.bot_messages() if m.embeds and "Tagesübersicht" in m.embeds[0].title]
+    assert digest and digest[-1].attachments
