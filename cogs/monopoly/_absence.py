@@ -123,7 +123,7 @@ async def set_vacation(cog: MonopolyCog, interaction: discord.Interaction, away:
         )
         return
     seat = cog.service.seat_of(row.state, interaction.user.id)  # type: ignore[arg-type]
-    if seat is None or getattr(row.state.players[seat], "bankrupt", False):
+    if seat is None or _out(row.state.players[seat]):
         await reply(interaction, t(lang, "error.not_a_player"))
         return
     async with cog.service.lock(row.id):
@@ -164,13 +164,25 @@ async def count_missed(cog: MonopolyCog, game: int, seats: list[int]) -> None:
         await cog.service.store.set_settings(game, settings)
 
 
-def _voters(state: GameState, settings: dict[str, Any], seat: int) -> list[int]:
+def _out(player: Any) -> bool:
+    """True for a board-game player who is out (a card-game player never is)."""
+    return bool(getattr(player, "bankrupt", False))
+
+
+def choices_for(state: Any) -> tuple[str, ...]:
+    """The vote's options: removing a player needs the board game's ``remove_player``."""
+    if isinstance(state, CardState):
+        return tuple(c for c in VOTE_CHOICES if c != "remove")
+    return VOTE_CHOICES
+
+
+def _voters(state: GameState | CardState, settings: dict[str, Any], seat: int) -> list[int]:
     """Who votes on ``seat``: the other players still in, not played by the computer."""
     computer = computer_seats(settings)
     return [
         s
         for s, player in enumerate(state.players)
-        if s != seat and not player.bankrupt and s not in computer
+        if s != seat and not _out(player) and s not in computer
     ]
 
 
@@ -189,7 +201,7 @@ async def call_votes(cog: MonopolyCog, channel: discord.abc.Messageable, game: i
         for key, count in settings.get("missed", {}).items():
             seat = int(key)
             due = limit and count >= limit and key not in votes
-            if not due or seat in computer_seats(settings) or state.players[seat].bankrupt:
+            if not due or seat in computer_seats(settings) or _out(state.players[seat]):
                 continue
             if not _voters(state, settings, seat):
                 decided.append(seat)  # nobody left to ask: the computer takes the seat
@@ -206,7 +218,11 @@ async def call_votes(cog: MonopolyCog, channel: discord.abc.Messageable, game: i
 
 
 def vote_message(
-    game: int, state: GameState, settings: dict[str, Any], seat: int, ballots: dict[str, str]
+    game: int,
+    state: GameState | CardState,
+    settings: dict[str, Any],
+    seat: int,
+    ballots: dict[str, str],
 ) -> dict[str, Any]:
     """The public vote on an absent player's seat, with the tally so far."""
     lang = settings.get("lang", "de")
@@ -214,7 +230,7 @@ def vote_message(
     missed = settings.get("missed", {}).get(str(seat), 0)
     tally = " · ".join(
         f"{t(lang, f'vote.option.{choice}')}: {sum(1 for b in ballots.values() if b == choice)}"
-        for choice in VOTE_CHOICES
+        for choice in choices_for(state)
     )
     voters = _voters(state, settings, seat)
     text = t(
@@ -232,7 +248,7 @@ def vote_message(
         "remove": discord.ButtonStyle.danger,
         "wait": discord.ButtonStyle.secondary,
     }
-    for choice in VOTE_CHOICES:
+    for choice in choices_for(state):
         view.add_item(
             GameButton(
                 game,
@@ -282,7 +298,10 @@ async def on_vote(
         votes = dict(settings.get("votes", {}))
         vote = votes.get(seat_text)
         seat = int(seat_text)
-        gone = state is not None and seat < len(state.players) and state.players[seat].bankrupt
+        if choice != "back" and state is not None and choice not in choices_for(state):
+            await reply(interaction, t(lang, "error.unknown_button"))
+            return
+        gone = state is not None and seat < len(state.players) and _out(state.players[seat])
         if state is None or vote is None or state.phase == "over" or gone:
             await reply(interaction, t(lang, "error.vote_closed"))
             return

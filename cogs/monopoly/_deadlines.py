@@ -336,8 +336,7 @@ class Deadlines:
         await channel.send(t(lang, "deadline.passed", players=names))
         await _absence.count_missed(self.cog, row.id, sorted(absent))
         await self.play_for(channel, row.id, state, absent, default_action)
-        if isinstance(state, GameState):
-            await _absence.call_votes(self.cog, channel, row.id)
+        await _absence.call_votes(self.cog, channel, row.id)
 
     async def play_for(
         self,

@@ -309,3 +309,24 @@ async def test_card_game_settings_vacation_and_digest(table: Table) -> None:
     await table.env.advance_time(9 * 3600)
     digest = [m for m in table.bot_messages() if m.embeds and "Tagesübersicht" in m.embeds[0].title]
     assert digest and digest[-1].attachments
+
+
+async def test_the_table_votes_on_an_absent_card_player(table: Table) -> None:
+    """Carol misses her deadline (missed limit 1): Alice and Bob vote, without the option to
+    remove her (the card game has no removal); the computer then plays her moves."""
+    game = await start_card_game(table, [table.alice, table.bob, table.carol])
+    await table.alice.slash(table.channel, "monopoly settings", deadline="1h", missed_limit=1)
+    state = await card_state(table, game)
+    absent = state.players[waiting_for(state)[0]]
+    await table.env.advance_time(3600)
+    vote = next(m for m in reversed(table.bot_messages()) if "🗳️" in (m.content or ""))
+    labels = [b for row in vote.components for b in [c.label for c in row.children]]
+    assert t("de", "vote.option.remove") not in labels
+    voters = [m for m in (table.alice, table.bob, table.carol) if str(m.id) != absent.id]
+    for member in voters:
+        if table.message(vote.id).components:
+            await member.click(table.message(vote.id), label=t("de", "vote.option.computer"))
+    assert table.message(vote.id).content == t("de", "vote.computer", player=absent.name)
+    settings = (await table.row(game)).settings
+    seat = next(i for i, p in enumerate(state.players) if p.id == absent.id)
+    assert settings["computer"] == {str(seat): "vote"}
