@@ -176,12 +176,15 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
             await self._reply(interaction, t(user_lang(interaction), "error.no_game_here"))
         return row
 
-    async def _running_here(self, interaction: discord.Interaction) -> GameRow | None:
+    async def _running_here(
+        self, interaction: discord.Interaction, *, cards: bool = False
+    ) -> GameRow | None:
+        """The running game of the channel (a card game only if ``cards``), or a reply why not."""
         row = await self._game_here(interaction)
         if row is not None and row.state is None:
             await self._reply(interaction, t(user_lang(interaction), "error.not_started"))
             return None
-        if row is not None and isinstance(row.state, CardState):
+        if row is not None and not cards and isinstance(row.state, CardState):
             # The board game's commands; the card game is played from its table message.
             await self._reply(interaction, t(user_lang(interaction), "error.board_only"))
             return None

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.engine.legal import waiting_for
 from bot.engine.rules import Rules
 from bot.i18n import t
 from bot.store import GameRow
 from cogs.monopoly import _absence
+from cogs.monopoly._deadlines import waiting_for
 from cogs.monopoly._house_rules import refresh_lobby
 from cogs.monopoly._timing import describe, duration, label
 from cogs.monopoly._widgets import lang_of, reply
@@ -104,7 +104,7 @@ async def change_settings(
 async def pause(cog: MonopolyCog, interaction: discord.Interaction, paused: bool) -> None:
     """``/monopoly pause`` and ``resume`` (host): no timers, no moves while paused."""
     lang = lang_of(interaction)
-    row = await cog._running_here(interaction)
+    row = await cog._running_here(interaction, cards=True)
     if row is None:
         return
     if not cog._may_host(interaction, row):
@@ -138,7 +138,7 @@ async def pause(cog: MonopolyCog, interaction: discord.Interaction, paused: bool
 async def remind(cog: MonopolyCog, interaction: discord.Interaction) -> None:
     """``/monopoly remind``: nudge the players the game waits on (rate-limited)."""
     lang = lang_of(interaction)
-    row = await cog._running_here(interaction)
+    row = await cog._running_here(interaction, cards=True)
     if row is None:
         return
     state = row.state
@@ -151,7 +151,7 @@ async def remind(cog: MonopolyCog, interaction: discord.Interaction) -> None:
         await reply(interaction, t(lang, "error.game_paused"))
         return
     computer = _absence.computer_seats(dict(row.settings))
-    waiting = [s for s in waiting_for(state) if s not in computer and s != me]
+    waiting = [s for s in waiting_for(state) if s not in computer and s != me]  # either game
     if not waiting:
         await reply(interaction, t(lang, "remind.nobody"))
         return

@@ -330,3 +330,22 @@ async def test_the_table_votes_on_an_absent_card_player(table: Table) -> None:
     settings = (await table.row(game)).settings
     seat = next(i for i, p in enumerate(state.players) if p.id == absent.id)
     assert settings["computer"] == {str(seat): "vote"}
+
+
+async def test_pause_and_remind_in_a_card_game(table: Table) -> None:
+    """The host pauses a card game (moves are refused) and resumes it; a player reminds
+    the one the game waits on."""
+    game = await start_card_game(table, [table.alice, table.bob])
+    state = await card_state(table, game)
+    mover = table.alice if state.players[state.current].id == str(table.alice.id) else table.bob
+    other = table.bob if mover is table.alice else table.alice
+    sent = await other.slash(table.channel, "monopoly remind")
+    assert private_reply(sent) == t("de", "remind.sent")
+    await table.alice.slash(table.channel, "monopoly pause")
+    hand = await open_hand(table, game, mover)
+    refused = await mover.click(hand, label=t("de", "cards.button.draw"))
+    assert private_reply(refused) == t("de", "error.game_paused")
+    assert (await card_state(table, game)).seq == state.seq
+    await table.alice.slash(table.channel, "monopoly resume")
+    await mover.click(fresh(table, hand), label=t("de", "cards.button.draw"))
+    assert (await card_state(table, game)).seq > state.seq
