@@ -228,9 +228,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("run", help="run the Discord bot (the default)")
 
-    def game_options(p: argparse.ArgumentParser, games: int) -> None:
+    def game_options(p: argparse.ArgumentParser, games: int, *, players: bool = True) -> None:
         p.add_argument("--games", type=int, default=games)
-        p.add_argument("--players", type=int, default=4)
+        if players:
+            p.add_argument("--players", type=int, default=4)
         p.add_argument("--seed", type=int, default=0)
         p.add_argument("--board", choices=available_boards(), default=None)
         p.add_argument("--preset", choices=available_presets(), default="classic")
@@ -250,7 +251,8 @@ def build_parser() -> argparse.ArgumentParser:
     contest = sub.add_parser(
         "tournament", help="play seeded games between computer players, print win rates"
     )
-    game_options(contest, 400)
+    # The seats are the lineup: a separate --players could only contradict it.
+    game_options(contest, 400, players=False)
     contest.add_argument(
         "--lineup",
         default="strong,simple,simple,simple",

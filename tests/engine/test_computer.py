@@ -62,6 +62,7 @@ from tests.engine.conftest import (
     SCHLOSSALLEE,
     SUEDBAHNHOF,
     TURMSTRASSE,
+    WASSERWERK,
     act,
     game,
     owned,
@@ -743,6 +744,53 @@ def test_strong_does_not_build_on_a_group_with_a_mortgage() -> None:
     assert action == {"type": "unmortgage", "player": 1, "square": BADSTRASSE}
     apply_action(state, action)
     assert STRONG.decide(state, 1)["type"] == "build"
+
+
+def short_of_a_house(group: tuple[int, ...], lone: int, houses: int) -> GameState:
+    """The strong player (seat 1) owns ``group`` with ``houses`` each and the lone lot
+    ``lone``; its cash is one short of a house above its reserve; the human owns the
+    rest, unbuilt."""
+    lots = {
+        **{i: {"owner": 0} for i in EURO.property_indices},
+        **{i: {"owner": 1, "houses": houses} for i in group},
+        lone: {"owner": 1},
+    }
+    state = game([{}, {}, {}], lots=lots, current=1)
+    act(state, "roll", 1, dice=[4, 6])
+    assert state.phase == "end"
+    cost = EURO.squares[group[0]].house_cost
+    state.players[1].cash = math.ceil(STRONG.reserve(state, 1)) + cost - 1
+    return state
+
+
+def test_strong_mortgages_a_lone_utility_to_build_the_next_orange_house() -> None:
+    """The second and third houses bring most of a street's rent; a lone utility brings
+    little. The strong player mortgages it, builds, and does not lift it again in the
+    same turn (issue: "mortgage and lift")."""
+    state = short_of_a_house(ORANGE, WASSERWERK, houses=1)
+    action = STRONG.decide(state, 1)
+    assert action == {"type": "mortgage", "player": 1, "square": WASSERWERK}
+    apply_action(state, action)
+    action = STRONG.decide(state, 1)
+    assert action["type"] == "build" and action["square"] in ORANGE
+    apply_action(state, action)
+    assert STRONG.decide(state, 1) == {"type": "end_turn", "player": 1}
+    assert state.mortgaged[WASSERWERK]
+
+
+def test_strong_keeps_a_good_lone_lot_rather_than_build_a_cheap_house() -> None:
+    """A first house on brown adds a few euros of rent; Schlossallee alone earns more
+    than that, so it stays unmortgaged and the player waits for the cash."""
+    state = short_of_a_house(BROWN, SCHLOSSALLEE, houses=0)
+    assert STRONG.decide(state, 1) == {"type": "end_turn", "player": 1}
+
+
+def test_strong_never_mortgages_within_its_complete_groups_to_build() -> None:
+    """A mortgaged lot would stop building on its whole group (000)."""
+    state = short_of_a_house(ORANGE, WASSERWERK, houses=1)
+    state.owner[WASSERWERK] = 0
+    state.owner[DARK_BLUE[0]] = state.owner[DARK_BLUE[1]] = 1
+    assert STRONG.decide(state, 1) == {"type": "end_turn", "player": 1}
 
 
 # -- 6. jail -----------------------------------------------------------------------------

@@ -302,6 +302,16 @@ def test_cli_usage_errors_exit_with_2(capsys: pytest.CaptureFixture[str]) -> Non
     capsys.readouterr()
 
 
+def test_cli_has_no_players_option_beside_the_lineup(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The lineup is the seats; ``--players`` used to be accepted and silently ignored."""
+    with pytest.raises(SystemExit) as info:
+        main(["tournament", "--games", "1", "--players", "3"])
+    assert info.value.code == 2
+    assert "--players" in capsys.readouterr().err
+
+
 def test_wilson_rate_matches_math() -> None:
     """The centre of the interval is pulled towards 1/2 (the Wilson correction)."""
     low, high = wilson_interval(9, 10)

@@ -8,7 +8,9 @@ frequencies and rent tables) instead of fixed rules of thumb:
   keeping a reserve for the rents it may face next (:func:`~.valuation.danger`).
   In sealed auctions it bids its true limit (the best strategy at a second price).
 * **Building** — on complete groups, evenly, where a house adds the most rent per
-  euro, towards three houses first, never below the reserve.
+  euro, towards three houses first, never below the reserve. When the cash falls
+  short of the next house, it mortgages a lot outside its complete groups if the
+  house brings clearly more rent than that lot (and the 10 % to lift it) costs.
 * **Jail** — out quickly while lots are still for sale; later it stays in and
   collects rent when the board is dangerous.
 * **Debts** — mortgage lots that bring little first, sell houses evenly from the
@@ -27,12 +29,15 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine import auctions, buildings, trades
+from bot.engine.computer.frequencies import landing_frequencies
 from bot.engine.computer.valuation import (
+    HORIZON,
     completes_group,
     danger,
     lot_value,
     opponents,
     position_value,
+    rent_if,
     unowned_share,
 )
 from bot.engine.defaults import lift_within, place_won_building
@@ -213,6 +218,9 @@ class StrongPlayer:
         build = self._best_build(state, seat, cash - reserve)
         if build is not None:
             return {"type": "build", "player": seat, "square": build}
+        pledge = self._mortgage_to_build(state, seat, cash - reserve)
+        if pledge is not None:
+            return {"type": "mortgage", "player": seat, "square": pledge}
         lift = self._best_lift(state, seat, cash - reserve * 2)
         if lift is not None:
             return {"type": "unmortgage", "player": seat, "square": lift}
@@ -225,8 +233,6 @@ class StrongPlayer:
 
     def _best_build(self, state: GameState, seat: int, budget: float) -> int | None:
         """The street where the next house adds most rent per euro, within ``budget``."""
-        from bot.engine.computer.frequencies import landing_frequencies
-
         frequency = landing_frequencies(state.board.id)
         best, best_gain = None, 0.0
         for group in state.board.street_groups:
@@ -237,7 +243,8 @@ class StrongPlayer:
                 houses = state.houses[square]
                 if houses >= 5 or info.house_cost > budget:
                     continue
-                if buildings.build_problem(state, seat, square) is not None:
+                # The budget stands for the cash (it may count a mortgage not yet taken).
+                if buildings.build_problem(state, seat, square, placing=True) is not None:
                     continue
                 gain = frequency[square] * (info.rents[houses + 1] - info.rents[houses])
                 # Three houses first: the steepest step of every rent table.
@@ -246,6 +253,38 @@ class StrongPlayer:
                 if gain > best_gain:
                     best, best_gain = square, gain
         return best
+
+    def _mortgage_to_build(self, state: GameState, seat: int, budget: float) -> int | None:
+        """A lot to mortgage so the next house can be built, or None.
+
+        Only lots outside complete groups (those keep their double rent and may be
+        built on) and only when the house's extra rent over the horizon beats the
+        lot's lost rent, the 10 % interest and the trade margin.
+        """
+        frequency = landing_frequencies(state.board.id)
+        squares = state.board.squares
+        throws = HORIZON * max(1, len(opponents(state, seat)))
+        candidates = []
+        for square in state.board.property_indices:
+            if state.owner[square] != seat or state.mortgaged[square]:
+                continue
+            if squares[square].kind == "street" and _owns_group(state, seat, square):
+                continue
+            if buildings.mortgage_problem(state, seat, square) is not None:
+                continue
+            income = frequency[square] * rent_if(state, square, state.owner, 0) * throws
+            candidates.append((income + squares[square].mortgage * 0.1, square))
+        for loss, square in sorted(candidates):
+            build = self._best_build(state, seat, budget + squares[square].mortgage)
+            if build is None:
+                continue
+            info = squares[build]
+            houses = state.houses[build]
+            gain = frequency[build] * (info.rents[houses + 1] - info.rents[houses]) * throws
+            if gain - info.house_cost / 2 > loss + self.margin(state):
+                return square
+            return None  # the cheapest loss does not pay: dearer ones will not either
+        return None
 
     def _best_lift(self, state: GameState, seat: int, budget: float) -> int | None:
         best, best_value = None, -1.0
@@ -435,3 +474,7 @@ def _has_group(state: GameState, seat: int) -> bool:
     """True if ``seat`` owns a whole colour group of streets."""
     owner = state.owner
     return any(all(owner[i] == seat for i in group) for group in state.board.street_groups)
+
+
+def _owns_group(state: GameState, seat: int, square: int) -> bool:
+    return all(state.owner[i] == seat for i in state.board.group_of[square])
