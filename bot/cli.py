@@ -12,6 +12,7 @@ from bot.engine.rules import Rules, available_presets
 
 ENGINE_BENCH_GAMES = 200
 STORE_BENCH_GAMES = 1000
+CARD_BENCH_GAMES = 100
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -149,6 +150,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         return _cmd_bench_store(args)
     if args.render:
         return _cmd_bench_render(args)
+    if args.cards:
+        return _cmd_bench_cards(args)
     from bot.engine.simulate import simulate
 
     problem = _check_players(args)
@@ -222,6 +225,18 @@ def _cmd_bench_render(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_bench_cards(args: argparse.Namespace) -> int:
+    from render.card_bench import bench_cards
+
+    if not 2 <= args.players <= 6:
+        print(f"the card game is for 2 to 6 players, not {args.players}", file=sys.stderr)
+        return 2
+    games = CARD_BENCH_GAMES if args.games is None else args.games
+    for line in bench_cards(players=args.players, games=games, seed=args.seed).lines():
+        print(line)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``monopoly-bot``."""
     parser = argparse.ArgumentParser(prog="monopoly-bot", description=__doc__)
@@ -282,6 +297,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--render",
         action="store_true",
         help="time the board image of a mid-game state: cold and warm cache, bare PNG encode",
+    )
+    bench.add_argument(
+        "--cards",
+        action="store_true",
+        help=f"the card game: --games games of simple players (default {CARD_BENCH_GAMES}), "
+        "then the table, hand and round-result images",
     )
     return parser
 

@@ -85,6 +85,11 @@ def play_game(
     return state
 
 
+def game_seed(seed: int, game: int) -> int:
+    """The seed of game number ``game`` in a run seeded with ``seed``."""
+    return seed * 1_000_003 + game
+
+
 def simulate(
     games: int,
     players: int,
@@ -99,7 +104,7 @@ def simulate(
     seats = [(f"p{i}", f"Player {i + 1}") for i in range(players)]
     started = time.perf_counter()
     for game in range(games):
-        state = new_game(seats, seed * 1_000_003 + game, settings)
+        state = new_game(seats, game_seed(seed, game), settings)
         play_game(state, bots, result, action_cap)
     result.seconds = time.perf_counter() - started
     return result
