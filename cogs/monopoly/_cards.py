@@ -331,29 +331,16 @@ def hand_message(
     if "draw" in kinds:
         view.add_item(PanelButton(game, "c_draw", label=t(lang, "cards.button.draw"), row=0))
     suggestion = best_layout(state, seat)
-    if "lay_out" in kinds and suggestion is not None:
+    # Laying out and, for the ender, arranging the bonus both take the suggested lay-out.
+    for kind, panel_kind, label in (
+        ("lay_out", "c_lay", "cards.button.lay_out"),
+        ("arrange", "c_arrange", "cards.button.arrange"),
+    ):
+        if kind not in kinds or suggestion is None:
+            continue
         view.add_item(
             PanelButton(
-                game,
-                "c_lay",
-                label=t(lang, "cards.button.lay_out"),
-                style=discord.ButtonStyle.success,
-                row=0,
-            )
-        )
-        embed.add_field(
-            name=t(lang, "cards.suggestion"),
-            value=clip(layout_text(state, suggestion), 1000),
-            inline=False,
-        )
-    if "arrange" in kinds and suggestion is not None:
-        view.add_item(
-            PanelButton(
-                game,
-                "c_arrange",
-                label=t(lang, "cards.button.arrange"),
-                style=discord.ButtonStyle.success,
-                row=0,
+                game, panel_kind, label=t(lang, label), style=discord.ButtonStyle.success, row=0
             )
         )
         embed.add_field(

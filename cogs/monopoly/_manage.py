@@ -30,6 +30,7 @@ from bot.engine.state import HOTEL, GameState
 from bot.i18n import t
 from bot.store import StoreError
 from cogs.monopoly._ids import GameButton
+from cogs.monopoly._picker import LotPicker, Side, load_draft_game
 from cogs.monopoly._text import Narrator, refusal, theme_of
 from cogs.monopoly._trade import lot_offer_buttons
 from cogs.monopoly._widgets import (
@@ -48,12 +49,8 @@ from cogs.monopoly._widgets import (
     load_seat,
     lot_option,
     merge,
-    page_buttons,
-    page_of,
     panel,
-    replace_page,
     reply,
-    split_arg,
 )
 from render.deed import render_deed
 
@@ -371,47 +368,37 @@ def mortgage_panel(
     )
     embed.set_footer(text=t(lang, "manage.cash", cash=narrator.money(state.players[seat].cash)))
     view = discord.ui.View(timeout=None)
-    paging = []
-    for side, items, chosen, page in (
-        ("m", to_mortgage, draft.mortgage, draft.mortgage_page),
-        ("l", to_lift, draft.lift, draft.lift_page),
-    ):
-        shown, page, pages = page_of(items, page)
-        if side == "m":
-            draft.mortgage_page = page
-        else:
-            draft.lift_page = page
-        if not shown:
-            continue
-        options = []
-        for square in shown:
+    paging: list[PanelButton] = []
+    for side, chosen in (("m", draft.mortgage), ("l", draft.lift)):
+
+        def options(shown: list[int], side: str = side, chosen: set[int] = chosen) -> list[Any]:
             if side == "m":
-                text = t(lang, "manage.receive", amount=narrator.money(squares[square].mortgage))
+                texts = [
+                    t(lang, "manage.receive", amount=narrator.money(squares[s].mortgage))
+                    for s in shown
+                ]
             else:
-                text = t(
-                    lang, "manage.costs", amount=narrator.money(unmortgage_cost(state, square))
-                )
-            options.append(
-                lot_option(state, narrator, square, description=text, selected=square in chosen)
-            )
-        placeholder = t(lang, "manage.select_mortgage" if side == "m" else "manage.select_lift")
-        if pages > 1:
-            placeholder += f" ({page + 1}/{pages})"
-            word = t(lang, "manage.page_" + side)
-            paging += page_buttons(
-                game, "mp", f"{nonce}-{side}", page, pages, 2, lambda _, a, w=word: f"{a} {w}"
-            )
-        view.add_item(
-            PanelSelect(
-                game,
-                "mo",
-                f"{nonce}-{side}-{page}",
-                options=options,
-                placeholder=placeholder,
-                min_values=0,
-                max_values=len(options),
-                row=0 if side == "m" else 1,
-            )
+                texts = [
+                    t(lang, "manage.costs", amount=narrator.money(unmortgage_cost(state, s)))
+                    for s in shown
+                ]
+            return [
+                lot_option(state, narrator, s, description=text, selected=s in chosen)
+                for s, text in zip(shown, texts, strict=True)
+            ]
+
+        word = t(lang, "manage.page_" + side)
+        paging += MORTGAGE_LOTS.add_to(
+            view,
+            state,
+            seat,
+            draft,
+            side,
+            options=options,
+            placeholder=t(lang, "manage.select_mortgage" if side == "m" else "manage.select_lift"),
+            row=0 if side == "m" else 1,
+            page_row=2,
+            page_label=lambda _, a, w=word: f"{a} {w}",
         )
     for button in paging:
         view.add_item(button)
@@ -454,66 +441,23 @@ async def _to_mortgages(
     )
 
 
-async def _mortgage_draft(
-    cog: MonopolyCog, interaction: discord.Interaction, game: int, nonce: str
-) -> MortgageDraft | None:
-    draft = await live_draft(cog, MORTGAGES, interaction, game, nonce)
-    assert draft is None or isinstance(draft, MortgageDraft)
-    return draft
-
-
-@panel("mo")
-async def _mortgage_chosen(
-    cog: MonopolyCog,
-    interaction: discord.Interaction,
-    game: int,
-    arg: str | None,
-    values: list[str],
-) -> None:
-    nonce, side, page = (split_arg(arg) + ["", "", "0"])[:3]
-    draft = await _mortgage_draft(cog, interaction, game, nonce)
-    if draft is None:
-        return
-    loaded = await load_seat(cog, interaction, game)
-    if loaded is None:
-        return
-    state, settings, seat = loaded
+def _mortgage_lot_choices(
+    state: GameState, seat: int, draft: MortgageDraft, side: str
+) -> list[int]:
     to_mortgage, to_lift = _mortgage_choices(state, seat, draft)
-    if side == "m":
-        shown, _, _ = page_of(to_mortgage, int(page) if page.isdigit() else 0)
-        draft.mortgage = replace_page(draft.mortgage, shown, values, interaction)
-    else:
-        shown, _, _ = page_of(to_lift, int(page) if page.isdigit() else 0)
-        draft.lift = replace_page(draft.lift, shown, values, interaction)
-    await interaction.response.edit_message(
-        **mortgage_panel(state, settings, seat, draft, lang_of(interaction))
-    )
+    return to_mortgage if side == "m" else to_lift
 
 
-@panel("mp")
-async def _mortgage_page(
-    cog: MonopolyCog,
-    interaction: discord.Interaction,
-    game: int,
-    arg: str | None,
-    values: list[str],
-) -> None:
-    nonce, side, step = (split_arg(arg) + ["", "", ""])[:3]
-    draft = await _mortgage_draft(cog, interaction, game, nonce)
-    if draft is None:
-        return
-    delta = 1 if step == "n" else -1
-    if side == "m":
-        draft.mortgage_page += delta
-    else:
-        draft.lift_page += delta
-    loaded = await load_seat(cog, interaction, game)
-    if loaded is None:
-        return
-    state, settings, seat = loaded
-    await interaction.response.edit_message(
-        **mortgage_panel(state, settings, seat, draft, lang_of(interaction))
-    )
+MORTGAGE_LOTS = LotPicker(
+    select="mo",
+    pager="mp",
+    draft_kind=MORTGAGES,
+    expired="manage.expired",
+    sides={"m": Side("mortgage", "mortgage_page"), "l": Side("lift", "lift_page")},
+    load=load_draft_game,
+    choices=_mortgage_lot_choices,
+    render=mortgage_panel,
+).register()
 
 
 @panel("mc")
@@ -524,7 +468,7 @@ async def _mortgage_confirm(
     arg: str | None,
     values: list[str],
 ) -> None:
-    draft = await _mortgage_draft(cog, interaction, game, arg or "")
+    draft: MortgageDraft | None = await live_draft(cog, MORTGAGES, interaction, game, arg)
     if draft is None:
         return
     lang = lang_of(interaction)
@@ -648,40 +592,34 @@ def lift_panel(
         value="\n".join(f"• {narrator.square(s)}" for s in keep) or "–",
     )
     embed.set_footer(text=t(lang, "manage.cash", cash=narrator.money(state.players[seat].cash)))
-    shown, page, pages = page_of(list(received), draft.page)
-    draft.page = page
     view = discord.ui.View(timeout=None)
-    options = [
-        lot_option(
-            state,
-            narrator,
-            s,
-            description=t(
-                lang,
-                "lift.option",
-                lift=narrator.money(unmortgage_cost(state, s)),
-                keep=narrator.money(state.rules.interest(squares[s].mortgage)),
-            ),
-            selected=s in draft.lift,
-        )
-        for s in shown
-    ]
-    placeholder = t(lang, "lift.select") + (f" ({page + 1}/{pages})" if pages > 1 else "")
-    view.add_item(
-        PanelSelect(
-            draft.game,
-            "lc",
-            f"{draft.nonce}-{page}",
-            options=options,
-            placeholder=placeholder,
-            min_values=0,
-            max_values=len(options),
-            row=0,
-        )
+    paging = LIFT_LOTS.add_to(
+        view,
+        state,
+        seat,
+        draft,
+        "l",
+        options=lambda shown: [
+            lot_option(
+                state,
+                narrator,
+                s,
+                description=t(
+                    lang,
+                    "lift.option",
+                    lift=narrator.money(unmortgage_cost(state, s)),
+                    keep=narrator.money(state.rules.interest(squares[s].mortgage)),
+                ),
+                selected=s in draft.lift,
+            )
+            for s in shown
+        ],
+        placeholder=t(lang, "lift.select"),
+        row=0,
+        page_row=1,
     )
-    if pages > 1:
-        for button in page_buttons(draft.game, "lq", str(draft.nonce), page, pages, 1):
-            view.add_item(button)
+    for button in paging:
+        view.add_item(button)
     view.add_item(
         PanelButton(
             draft.game,
@@ -736,57 +674,26 @@ async def _lift_choice(
     )
 
 
-async def _lift_draft(
-    cog: MonopolyCog, interaction: discord.Interaction, game: int, nonce: str
-) -> LiftDraft | None:
-    draft = await live_draft(cog, LIFTS, interaction, game, nonce)
-    assert draft is None or isinstance(draft, LiftDraft)
-    return draft
+async def _load_for_lift(
+    cog: MonopolyCog, interaction: discord.Interaction, draft: LiftDraft
+) -> tuple[GameState, dict[str, Any], int] | None:
+    return await _lift_state(cog, interaction, draft.game)
 
 
-@panel("lc")
-async def _lift_chosen(
-    cog: MonopolyCog,
-    interaction: discord.Interaction,
-    game: int,
-    arg: str | None,
-    values: list[str],
-) -> None:
-    nonce, page = (split_arg(arg) + ["", "0"])[:2]
-    draft = await _lift_draft(cog, interaction, game, nonce)
-    if draft is None:
-        return
-    loaded = await _lift_state(cog, interaction, game)
-    if loaded is None:
-        return
-    state, settings, seat = loaded
-    shown, _, _ = page_of(list(state.mortgage_choices[0]["squares"]), int(page or 0))
-    draft.lift = replace_page(draft.lift, shown, values, interaction)
-    await interaction.response.edit_message(
-        **lift_panel(state, settings, seat, draft, lang_of(interaction))
-    )
+def _received_lots(state: GameState, seat: int, draft: LiftDraft, side: str) -> list[int]:
+    return list(state.mortgage_choices[0]["squares"])
 
 
-@panel("lq")
-async def _lift_page(
-    cog: MonopolyCog,
-    interaction: discord.Interaction,
-    game: int,
-    arg: str | None,
-    values: list[str],
-) -> None:
-    nonce, step = (split_arg(arg) + ["", ""])[:2]
-    draft = await _lift_draft(cog, interaction, game, nonce)
-    if draft is None:
-        return
-    loaded = await _lift_state(cog, interaction, game)
-    if loaded is None:
-        return
-    state, settings, seat = loaded
-    draft.page += 1 if step == "n" else -1
-    await interaction.response.edit_message(
-        **lift_panel(state, settings, seat, draft, lang_of(interaction))
-    )
+LIFT_LOTS = LotPicker(
+    select="lc",
+    pager="lq",
+    draft_kind=LIFTS,
+    expired="manage.expired",
+    sides={"l": Side("lift", "page")},
+    load=_load_for_lift,
+    choices=_received_lots,
+    render=lift_panel,
+).register()
 
 
 @panel("ld")
@@ -797,7 +704,7 @@ async def _lift_confirm(
     arg: str | None,
     values: list[str],
 ) -> None:
-    draft = await _lift_draft(cog, interaction, game, arg or "")
+    draft: LiftDraft | None = await live_draft(cog, LIFTS, interaction, game, arg)
     if draft is None:
         return
     await interaction.response.defer()

@@ -30,6 +30,7 @@ from bot.engine.state import GameState
 from bot.i18n import t
 from bot.store import StoreError
 from cogs.monopoly._ids import GameButton
+from cogs.monopoly._picker import LotPicker, Side
 from cogs.monopoly._text import Narrator, mentions, refusal, theme_of
 from cogs.monopoly._widgets import (
     Draft,
@@ -43,15 +44,13 @@ from cogs.monopoly._widgets import (
     game_button,
     keep_draft,
     lang_of,
+    live_draft,
     load_seat,
     lot_option,
     merge,
-    page_buttons,
-    page_of,
     panel,
     parse_amount,
     refuse,
-    replace_page,
     reply,
     split_arg,
 )
@@ -233,44 +232,24 @@ def builder_message(
 
     view = discord.ui.View(timeout=None)
     paging: list[PanelButton] = []
-    for side, seat, chosen, page in (
-        ("g", draft.seat, draft.give_lots, draft.give_page),
-        ("t", draft.partner, draft.get_lots, draft.get_page),
-    ):
-        lots, page, pages = page_of(_lot_choices(state, seat, chosen), page)
-        if side == "g":
-            draft.give_page = page
-        else:
-            draft.get_page = page
-        if not lots:
-            continue
-        key = "trade.select_give" if side == "g" else "trade.select_get"
-        placeholder = t(lang, key, name=partner)
-        if pages > 1:
-            placeholder += f" ({page + 1}/{pages})"
-        view.add_item(
-            PanelSelect(
-                game,
-                "tl",
-                f"{nonce}-{side}-{page}",
-                options=[lot_option(state, narrator, s, selected=s in chosen) for s in lots],
-                placeholder=placeholder,
-                min_values=0,
-                max_values=len(lots),
-                row=0 if side == "g" else 1,
-            )
+    for side, chosen in (("g", draft.give_lots), ("t", draft.get_lots)):
+        word = t(lang, "trade.page_give" if side == "g" else "trade.page_get")
+        paging += TRADE_LOTS.add_to(
+            view,
+            state,
+            draft.seat,
+            draft,
+            side,
+            options=lambda shown, chosen=chosen: [
+                lot_option(state, narrator, s, selected=s in chosen) for s in shown
+            ],
+            placeholder=t(
+                lang, "trade.select_give" if side == "g" else "trade.select_get", name=partner
+            ),
+            row=0 if side == "g" else 1,
+            page_row=3,
+            page_label=lambda step, a, w=word: f"{a} {w}" if step == "p" else f"{w} {a}",
         )
-        if pages > 1:
-            word = t(lang, "trade.page_give" if side == "g" else "trade.page_get")
-            paging += page_buttons(
-                game,
-                "tp",
-                f"{nonce}-{side}",
-                page,
-                pages,
-                3,
-                lambda step, a, w=word: f"{a} {w}" if step == "p" else f"{w} {a}",
-            )
     view.add_item(
         PanelButton(game, "tm", str(nonce), label=t(lang, "trade.money_button"), emoji="💶", row=2)
     )
@@ -385,24 +364,51 @@ async def start_trade(
 async def _draft_or_expired(
     cog: MonopolyCog, interaction: discord.Interaction, game: int, kind: str, nonce: str | None
 ) -> Any:
-    draft = find_draft(cog, kind, interaction, game, nonce)
-    if draft is None:
-        key = "trade.expired" if kind == TRADE else "lots.expired"
-        await interaction.response.edit_message(
-            content=t(lang_of(interaction), key), embed=None, view=None
-        )
-    return draft
+    expired = "trade.expired" if kind == TRADE else "lots.expired"
+    return await live_draft(cog, kind, interaction, game, nonce, expired)
+
+
+async def _load_builder(
+    cog: MonopolyCog, interaction: discord.Interaction, draft: TradeDraft
+) -> tuple[GameState, dict[str, Any], int] | None:
+    """The game for the trade builder, without what a side no longer holds."""
+    loaded = await load_seat(cog, interaction, draft.game)
+    if loaded is not None:
+        draft.forget_lost(loaded[0])
+    return loaded
+
+
+def _builder_again(
+    state: GameState, settings: dict[str, Any], seat: int, draft: TradeDraft, lang: str
+) -> dict[str, Any]:
+    return builder_message(state, settings, draft, lang)
 
 
 async def _rerender(cog: MonopolyCog, interaction: discord.Interaction, draft: TradeDraft) -> None:
-    loaded = await load_seat(cog, interaction, draft.game)
-    if loaded is None:
-        return
-    state, settings, _ = loaded
-    draft.forget_lost(state)
-    await interaction.response.edit_message(
-        **builder_message(state, settings, draft, lang_of(interaction))
-    )
+    loaded = await _load_builder(cog, interaction, draft)
+    if loaded is not None:
+        state, settings, seat = loaded
+        await interaction.response.edit_message(
+            **_builder_again(state, settings, seat, draft, lang_of(interaction))
+        )
+
+
+def _trade_lot_choices(state: GameState, seat: int, draft: TradeDraft, side: str) -> list[int]:
+    if side == "g":
+        return _lot_choices(state, draft.seat, draft.give_lots)
+    return _lot_choices(state, draft.partner, draft.get_lots)
+
+
+TRADE_LOTS = LotPicker(
+    select="tl",
+    pager="tp",
+    draft_kind=TRADE,
+    expired="trade.expired",
+    sides={"g": Side("give_lots", "give_page"), "t": Side("get_lots", "get_page")},
+    load=_load_builder,
+    choices=_trade_lot_choices,
+    render=_builder_again,
+).register()
 
 
 @game_button("trade_menu")
@@ -452,54 +458,6 @@ async def _partner_picked(
         await reply(interaction, t(lang, "error.unknown_button"))
         return
     await open_builder(cog, interaction, game, int(state.players[int(values[0])].id), edit=True)
-
-
-@panel("tl")
-async def _lots_chosen(
-    cog: MonopolyCog,
-    interaction: discord.Interaction,
-    game: int,
-    arg: str | None,
-    values: list[str],
-) -> None:
-    nonce, side, page = (split_arg(arg) + ["", "", "0"])[:3]
-    draft = await _draft_or_expired(cog, interaction, game, TRADE, nonce)
-    if draft is None:
-        return
-    loaded = await load_seat(cog, interaction, game)
-    if loaded is None:
-        return
-    state, settings, _ = loaded
-    draft.forget_lost(state)
-    if side == "g":
-        shown, _, _ = page_of(_lot_choices(state, draft.seat, draft.give_lots), int(page))
-        draft.give_lots = replace_page(draft.give_lots, shown, values, interaction)
-    else:
-        shown, _, _ = page_of(_lot_choices(state, draft.partner, draft.get_lots), int(page))
-        draft.get_lots = replace_page(draft.get_lots, shown, values, interaction)
-    await interaction.response.edit_message(
-        **builder_message(state, settings, draft, lang_of(interaction))
-    )
-
-
-@panel("tp")
-async def _turn_page(
-    cog: MonopolyCog,
-    interaction: discord.Interaction,
-    game: int,
-    arg: str | None,
-    values: list[str],
-) -> None:
-    nonce, side, step = (split_arg(arg) + ["", "", ""])[:3]
-    draft = await _draft_or_expired(cog, interaction, game, TRADE, nonce)
-    if draft is None:
-        return
-    delta = 1 if step == "n" else -1
-    if side == "g":
-        draft.give_page += delta
-    else:
-        draft.get_page += delta
-    await _rerender(cog, interaction, draft)
 
 
 @panel("tc")
@@ -852,29 +810,22 @@ def lots_panel(
             notes.append(t(lang, "trade.interest_other", name=creditor, amount=narrator.money(due)))
         embed.add_field(name=t(lang, "trade.preview"), value="\n".join(notes), inline=False)
     view = discord.ui.View(timeout=None)
-    choices = sorted(set(tradeable_lots(state, draft.seat)) | draft.lots)
-    lots, page, pages = page_of(choices, draft.page)
-    draft.page = page
     nonce = draft.nonce
-    if lots:
-        placeholder = t(lang, "lots.select")
-        if pages > 1:
-            placeholder += f" ({page + 1}/{pages})"
-        view.add_item(
-            PanelSelect(
-                draft.game,
-                "lo",
-                f"{nonce}-{page}",
-                options=[lot_option(state, narrator, s, selected=s in draft.lots) for s in lots],
-                placeholder=placeholder,
-                min_values=0,
-                max_values=len(lots),
-                row=0,
-            )
-        )
-    if pages > 1:
-        for button in page_buttons(draft.game, "lp", str(nonce), page, pages, 1):
-            view.add_item(button)
+    paging = OFFERED_LOTS.add_to(
+        view,
+        state,
+        draft.seat,
+        draft,
+        "l",
+        options=lambda shown: [
+            lot_option(state, narrator, s, selected=s in draft.lots) for s in shown
+        ],
+        placeholder=t(lang, "lots.select"),
+        row=0,
+        page_row=1,
+    )
+    for button in paging:
+        view.add_item(button)
     view.add_item(
         PanelButton(
             draft.game,
@@ -929,61 +880,44 @@ async def _offer_lots(
     )
 
 
-async def _lots_rerender(
+async def _load_lots(
     cog: MonopolyCog, interaction: discord.Interaction, draft: LotsDraft
-) -> None:
+) -> tuple[GameState, dict[str, Any], int] | None:
+    """The game for the lot offer menu, if the player may still offer lots."""
     loaded = await load_seat(cog, interaction, draft.game)
     if loaded is None:
-        return
-    state, settings, seat = loaded
+        return None
+    state, _, seat = loaded
     problem = lot_offer_problem(state, seat)
     if problem is not None:
         await interaction.response.edit_message(
             content=refusal(lang_of(interaction), problem), embed=None, view=None
         )
-        return
+        return None
     draft.lots = {s for s in draft.lots if state.owner[s] == seat}
-    await interaction.response.edit_message(
-        **lots_panel(state, settings, draft, lang_of(interaction))
-    )
+    return loaded
 
 
-@panel("lo")
-async def _lots_offer_chosen(
-    cog: MonopolyCog,
-    interaction: discord.Interaction,
-    game: int,
-    arg: str | None,
-    values: list[str],
-) -> None:
-    nonce, page = (split_arg(arg) + ["", "0"])[:2]
-    draft = await _draft_or_expired(cog, interaction, game, LOTS, nonce)
-    if draft is None:
-        return
-    assert isinstance(draft, LotsDraft)
-    row = await cog.service.store.load(game)
-    if row.state is not None:
-        choices = sorted(set(tradeable_lots(row.state, draft.seat)) | draft.lots)
-        shown, _, _ = page_of(choices, int(page) if page.isdigit() else 0)
-        draft.lots = replace_page(draft.lots, shown, values, interaction)
-    await _lots_rerender(cog, interaction, draft)
+def _lots_again(
+    state: GameState, settings: dict[str, Any], seat: int, draft: LotsDraft, lang: str
+) -> dict[str, Any]:
+    return lots_panel(state, settings, draft, lang)
 
 
-@panel("lp")
-async def _lots_page(
-    cog: MonopolyCog,
-    interaction: discord.Interaction,
-    game: int,
-    arg: str | None,
-    values: list[str],
-) -> None:
-    nonce, step = (split_arg(arg) + ["", ""])[:2]
-    draft = await _draft_or_expired(cog, interaction, game, LOTS, nonce)
-    if draft is None:
-        return
-    assert isinstance(draft, LotsDraft)
-    draft.page += 1 if step == "n" else -1
-    await _lots_rerender(cog, interaction, draft)
+def _offered_lot_choices(state: GameState, seat: int, draft: LotsDraft, side: str) -> list[int]:
+    return sorted(set(tradeable_lots(state, draft.seat)) | draft.lots)
+
+
+OFFERED_LOTS = LotPicker(
+    select="lo",
+    pager="lp",
+    draft_kind=LOTS,
+    expired="lots.expired",
+    sides={"l": Side("lots", "page")},
+    load=_load_lots,
+    choices=_offered_lot_choices,
+    render=_lots_again,
+).register()
 
 
 @panel("lx")

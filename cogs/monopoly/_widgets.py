@@ -403,12 +403,16 @@ async def live_draft(
     interaction: discord.Interaction,
     game: int,
     nonce: str | None,
-) -> Draft | None:
-    """Like :func:`find_draft`, but an outdated menu is replaced by "this has expired"."""
+    expired: str = "manage.expired",
+) -> Any:
+    """Like :func:`find_draft`, but an outdated menu is replaced by the message ``expired``.
+
+    Typed ``Any`` because each caller knows which :class:`Draft` subclass its kind holds.
+    """
     draft = find_draft(cog, kind, interaction, game, nonce)
     if draft is None:
         await interaction.response.edit_message(
-            content=t(lang_of(interaction), "manage.expired"), embed=None, view=None
+            content=t(lang_of(interaction), expired), embed=None, view=None
         )
     return draft
 

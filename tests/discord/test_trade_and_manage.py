@@ -592,6 +592,29 @@ async def test_more_than_25_lots_are_reachable(table: Table) -> None:
     assert state.trades[0]["give"]["lots"] == [BADSTRASSE, SCHLOSSALLEE]
 
 
+async def test_mortgage_choices_on_two_pages_are_kept(table: Table) -> None:
+    """28 lots to mortgage: the select pages, and a choice on each page counts."""
+    anna, ben = table.anna, table.ben
+    every_lot = load_board("de_euro").property_indices
+    game = await start(table, [(anna, {}), (ben, {})], lots={i: {"owner": 0} for i in every_lot})
+    menu = menu_of(await anna.click(await table.turn_message(game), label="Bauen & Hypotheken"))
+    await anna.click(menu, label="Mortgages")  # whole groups: the building page comes first
+    menu = table.message(menu.id)
+    assert len(options(menu, ":mo:", "-m-")) == 25
+    await anna.select(menu, ["1"], custom_id=custom_id(menu, ":mo:", "-m-"))
+    await anna.click(table.message(menu.id), label="▶ Mortgage")
+    menu = table.message(menu.id)
+    assert options(menu, ":mo:", "-m-") == ["35", "37", "39"]
+    await anna.select(menu, ["39"], custom_id=custom_id(menu, ":mo:", "-m-"))
+    menu = table.message(menu.id)
+    confirm = next(label for label in labels(menu) if label.startswith("Confirm"))
+    assert confirm == "Confirm (+€230 / −€0)"
+    await anna.click(menu, label=confirm)
+    state = await table.state(game)
+    assert [i for i in every_lot if state.mortgaged[i]] == [BADSTRASSE, SCHLOSSALLEE]
+    assert state.players[0].cash == 1500 + 30 + 200
+
+
 async def test_offers_survive_a_restart_and_old_menus_expire(table: Table, db_path: Any) -> None:
     """Public offers live in the game state; private drafts in memory do not."""
     anna, ben = table.anna, table.ben
