@@ -200,8 +200,13 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         max_players="Most players allowed",
         deadline="Time each player has for a move before the bot plays it safe",
         game="MONOPOLY or MONOPOLY The Card Game",
+        where="Play in this channel or in a new thread of it",
     )
     @app_commands.choices(
+        where=[
+            app_commands.Choice(name="in this channel", value="here"),
+            app_commands.Choice(name="in a new thread", value="thread"),
+        ],
         game=[
             app_commands.Choice(name="MONOPOLY", value="board"),
             app_commands.Choice(name="MONOPOLY card game", value="cards"),
@@ -223,10 +228,21 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         max_players: app_commands.Range[int, 2, 10] | None = None,
         deadline: str = "off",
         game: str = "board",
+        where: str = "here",
     ) -> None:
-        """Open a lobby: players join with a button, the host starts the game."""
+        """Open a lobby: players join with a button, the host starts the game.
+
+        With ``where`` "thread" the lobby and the whole game go to a new public thread of
+        the channel (one game per thread), and the channel gets a link to it; inside a
+        thread the game simply opens there.
+        """
         lang = language or user_lang(interaction)
         host = LobbyPlayer(interaction.user.id, interaction.user.display_name)
+        if where == "thread" and not isinstance(interaction.channel, discord.Thread):
+            await self._start_in_thread(
+                interaction, host, lang, preset, theme, max_players, deadline, game
+            )
+            return
         try:
             row = await self.service.open_lobby(
                 interaction.guild_id or 0,
@@ -245,6 +261,53 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         await interaction.response.send_message(**panels.lobby_message(row.id, row.settings))
         message = await interaction.original_response()
         await self.service.store.set_settings(row.id, {**row.settings, "lobby_message": message.id})
+
+    async def _start_in_thread(
+        self,
+        interaction: discord.Interaction,
+        host: LobbyPlayer,
+        lang: str,
+        preset: str,
+        theme: str | None,
+        max_players: int | None,
+        deadline: str,
+        game: str,
+    ) -> None:
+        """Open the lobby in a new public thread of the channel and link it there."""
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            await self._reply(interaction, t(user_lang(interaction), "error.no_thread_here"))
+            return
+        title = t(lang, "thread.name_cards" if game == "cards" else "thread.name")
+        name = f"{title} – {host.name}"[:100]
+        try:
+            thread = await channel.create_thread(
+                name=name,
+                type=discord.ChannelType.public_thread,
+                # A week: the longest Discord allows, for games that pause for days.
+                auto_archive_duration=10080,
+                reason=f"/monopoly start by {host.name}",
+            )
+        except discord.HTTPException as error:
+            log.warning("Could not open a thread in channel %s: %s", channel.id, error)
+            await self._reply(interaction, t(user_lang(interaction), "error.thread_forbidden"))
+            return
+        row = await self.service.open_lobby(
+            interaction.guild_id or 0,
+            thread.id,
+            host,
+            preset=preset,
+            lang=lang,
+            theme=theme,
+            max_players=max_players,
+            deadline=deadline,
+            game=game,
+        )
+        message = await thread.send(**panels.lobby_message(row.id, row.settings))
+        await self.service.store.set_settings(row.id, {**row.settings, "lobby_message": message.id})
+        await interaction.response.send_message(
+            t(lang, "thread.opened", host=interaction.user.mention, thread=thread.mention)
+        )
 
     async def _busy_text(self, interaction: discord.Interaction) -> str:
         """'A game runs here', with a link to its current message when there is one."""

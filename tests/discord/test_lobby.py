@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import discord
+
 from tests.discord.helpers import (
     Table,
     buttons,
@@ -221,3 +223,60 @@ async def test_rules_command_and_button_show_the_summary(table: Table) -> None:
         ]
         assert "Bauen erst, wenn alle Grundstücke verkauft sind: ja" in lines
         assert len(summary) <= 2000
+
+
+async def test_a_game_in_a_new_thread(table: Table) -> None:
+    """Issue 6: ``start`` may open the game "in a new thread or here". Alice picks the
+    thread: the channel gets a link, the lobby and the whole game live in the thread (one
+    game per thread), and the channel itself stays free for another game."""
+    opened = await open_lobby(table, table.alice, language="de", where="thread")
+
+    assert not opened.ephemeral
+    (thread,) = table.channel.threads
+    assert thread.name == "MONOPOLY – alice"
+    assert opened.response.content == (
+        f"🎲 <@{table.alice.id}> eröffnet ein Spiel in <#{thread.id}> – macht dort mit!"
+    )
+    lobby = thread.last_message
+    assert lobby.embeds[0].title == "MONOPOLY – Warteraum"
+    await table.bob.click(lobby, label="Mitspielen")
+    await table.alice.click(lobby, label="Spiel starten")
+
+    row = await table.bot.store.game_in_channel(thread.id)
+    assert row is not None and row.state is not None
+    turn = next(m for m in thread.history() if m.id == row.settings["turn_message"])
+    assert turn.attachments  # the board image, posted in the thread
+    status = await table.alice.slash(thread, "monopoly status")
+    assert status.ephemeral and "1.500 €" in private_reply(status)
+    assert await table.bot.store.game_in_channel(table.channel.id) is None
+    here = await open_lobby(table, table.carol, language="de")
+    assert not here.ephemeral and table.channel.last_message.embeds[0].title.endswith("Warteraum")
+
+
+async def test_thread_option_inside_a_thread_opens_the_game_there(table: Table) -> None:
+    """Threads cannot hold threads: asked for one from inside a thread, the bot simply opens
+    the lobby in that thread."""
+    await open_lobby(table, table.alice, language="de", where="thread")
+    (thread,) = table.channel.threads
+    await table.alice.slash(thread, "monopoly end")
+    again = await table.bob.slash(thread, "monopoly start", language="de", where="thread")
+    assert not again.ephemeral
+    assert len(table.channel.threads) == 1
+    assert thread.last_message.embeds[0].title == "MONOPOLY – Warteraum"
+    row = await table.bot.store.game_in_channel(thread.id)
+    assert row is not None and row.settings["host"] == table.bob.id
+
+
+async def test_no_thread_without_the_permission(table: Table) -> None:
+    """A channel where the bot may not create threads: a polite private answer naming the
+    permission, no thread and no game anywhere."""
+    me = table.guild.me
+    assert me is not None
+    closed = table.guild.create_text_channel(
+        "no-threads", overwrites={me: discord.PermissionOverwrite(create_public_threads=False)}
+    )
+    refused = await table.alice.slash(closed, "monopoly start", language="de", where="thread")
+
+    assert "Öffentliche Threads erstellen" in private_reply(refused)
+    assert closed.threads == []
+    assert await table.bot.store.game_in_channel(closed.id) is None
