@@ -238,15 +238,15 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         """
         lang = language or user_lang(interaction)
         host = LobbyPlayer(interaction.user.id, interaction.user.display_name)
+        thread = None
         if where == "thread" and not isinstance(interaction.channel, discord.Thread):
-            await self._start_in_thread(
-                interaction, host, lang, preset, theme, max_players, deadline, game
-            )
-            return
+            thread = await self._new_thread(interaction, host, lang, game)
+            if thread is None:
+                return
         try:
             row = await self.service.open_lobby(
                 interaction.guild_id or 0,
-                interaction.channel_id or 0,
+                thread.id if thread is not None else interaction.channel_id or 0,
                 host,
                 preset=preset,
                 lang=lang,
@@ -255,34 +255,32 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
                 deadline=deadline,
                 game=game,
             )
-        except ChannelBusy:
+        except ChannelBusy:  # never for a new thread
             await self._reply(interaction, await self._busy_text(interaction))
             return
-        await interaction.response.send_message(**panels.lobby_message(row.id, row.settings))
-        message = await interaction.original_response()
+        lobby = panels.lobby_message(row.id, row.settings)
+        if thread is None:
+            await interaction.response.send_message(**lobby)
+            message = await interaction.original_response()
+        else:
+            message = await thread.send(**lobby)
+            await interaction.response.send_message(
+                t(lang, "thread.opened", host=interaction.user.mention, thread=thread.mention)
+            )
         await self.service.store.set_settings(row.id, {**row.settings, "lobby_message": message.id})
 
-    async def _start_in_thread(
-        self,
-        interaction: discord.Interaction,
-        host: LobbyPlayer,
-        lang: str,
-        preset: str,
-        theme: str | None,
-        max_players: int | None,
-        deadline: str,
-        game: str,
-    ) -> None:
-        """Open the lobby in a new public thread of the channel and link it there."""
+    async def _new_thread(
+        self, interaction: discord.Interaction, host: LobbyPlayer, lang: str, game: str
+    ) -> discord.Thread | None:
+        """A new public thread of the channel for the game, or None (the user is told why)."""
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             await self._reply(interaction, t(user_lang(interaction), "error.no_thread_here"))
-            return
+            return None
         title = t(lang, "thread.name_cards" if game == "cards" else "thread.name")
-        name = f"{title} – {host.name}"[:100]
         try:
-            thread = await channel.create_thread(
-                name=name,
+            return await channel.create_thread(
+                name=f"{title} – {host.name}"[:100],
                 type=discord.ChannelType.public_thread,
                 # A week: the longest Discord allows, for games that pause for days.
                 auto_archive_duration=10080,
@@ -291,23 +289,7 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         except discord.HTTPException as error:
             log.warning("Could not open a thread in channel %s: %s", channel.id, error)
             await self._reply(interaction, t(user_lang(interaction), "error.thread_forbidden"))
-            return
-        row = await self.service.open_lobby(
-            interaction.guild_id or 0,
-            thread.id,
-            host,
-            preset=preset,
-            lang=lang,
-            theme=theme,
-            max_players=max_players,
-            deadline=deadline,
-            game=game,
-        )
-        message = await thread.send(**panels.lobby_message(row.id, row.settings))
-        await self.service.store.set_settings(row.id, {**row.settings, "lobby_message": message.id})
-        await interaction.response.send_message(
-            t(lang, "thread.opened", host=interaction.user.mention, thread=thread.mention)
-        )
+            return None
 
     async def _busy_text(self, interaction: discord.Interaction) -> str:
         """'A game runs here', with a link to its current message when there is one."""
