@@ -32,8 +32,18 @@ CHOICES: dict[str, tuple[Any, ...]] = {
 }
 #: Yes/no settings shown as a toggle button (Discord allows five rows: four selects + buttons).
 TOGGLES = ("rent_while_in_jail",)
-#: Amounts typed in the modal (empty: the preset's or board's value).
-AMOUNTS = ("start_money", "salary", "jail_fine")
+#: Amounts typed in the two modals, by the button that opens them (at most five fields
+#: each, Discord's limit); an empty field keeps the current value.
+AMOUNTS: dict[str, tuple[str, ...]] = {
+    "house_rules.amounts": ("start_money", "salary", "jail_fine"),
+    "house_rules.more_amounts": (
+        "auction_min_bid",
+        "auction_min_raise",
+        "jail_max_attempts",
+        "houses_total",
+        "hotels_total",
+    ),
+}
 FIXED_FREE_PARKING = 500  # what "fixed" pays unless the host types another amount
 
 
@@ -62,7 +72,8 @@ def house_rules_panel(game: int, settings: dict[str, Any], lang: str) -> dict[st
     for name in TOGGLES:
         label = f"{t(lang, f'setting.{name}')}: {_value_label(lang, name, getattr(rules, name))}"
         view.add_item(PanelButton(game, "hr_toggle", name, label=label, row=4))
-    view.add_item(PanelButton(game, "hr_amounts", label=t(lang, "house_rules.amounts"), row=4))
+    for index, key in enumerate(AMOUNTS):
+        view.add_item(PanelButton(game, "hr_amounts", str(index), label=t(lang, key), row=4))
     marker = t(lang, "summary.changed")
     lines = [line for line in describe_rules(rules, lang) if line.endswith(marker)]
     text = t(lang, "house_rules.title")
@@ -159,13 +170,13 @@ async def _toggle(
 
 
 class AmountsModal(discord.ui.Modal):
-    """Starting money, salary and bail; empty keeps the preset's value."""
+    """Numbers of one :data:`AMOUNTS` group; an empty field keeps the current value."""
 
-    def __init__(self, cog: MonopolyCog, game: int, lang: str) -> None:
-        super().__init__(title=t(lang, "house_rules.amounts"), custom_id=f"hrmodal:{game}")
+    def __init__(self, cog: MonopolyCog, game: int, lang: str, title: str) -> None:
+        super().__init__(title=t(lang, title)[:45], custom_id=f"hrmodal:{game}")
         self.cog, self.game, self.lang = cog, game, lang
         self.fields = {}
-        for name in AMOUNTS:
+        for name in AMOUNTS[title]:
             field = discord.ui.TextInput(
                 custom_id=name, label=t(lang, f"setting.{name}")[:45], required=False, max_length=9
             )
@@ -198,5 +209,11 @@ async def _amounts(
     arg: str | None,
     values: list[str],
 ) -> None:
+    groups = list(AMOUNTS)
+    index = int(arg) if arg and arg.isdigit() else 0  # menus from before "more" had no arg
+    if index >= len(groups):
+        await reply(interaction, t(lang_of(interaction), "error.unknown_button"))
+        return
     # A modal must be the first response: no store access before it.
-    await interaction.response.send_modal(AmountsModal(cog, game, lang_of(interaction)))
+    modal = AmountsModal(cog, game, lang_of(interaction), groups[index])
+    await interaction.response.send_modal(modal)

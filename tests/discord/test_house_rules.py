@@ -60,3 +60,37 @@ async def test_out_of_bounds_amounts_are_refused_and_change_nothing(table: Table
     assert "nicht erlaubt" in private_reply(refused)
     row = await table.row()
     assert row.settings.get("overrides", {}) == {}
+
+
+async def test_the_rarer_amounts_have_their_own_form(table: Table) -> None:
+    """Auctions' minimum bid and raise, the attempts to roll out of jail and the bank's
+    houses and hotels are house rules too (bounds in ``bot/engine/rules.py``): set in a
+    second form, shown in the lobby, played by the started game; out of bounds is refused."""
+    await open_lobby(table, table.alice, language="de")
+    lobby = table.channel.last_message
+    panel = (await table.alice.click(lobby, label="Hausregeln")).response
+
+    shown = await table.alice.click(panel, label="Auktion, Gefängnis, Bestand")
+    refused = await table.alice.submit_modal(shown, {"jail_max_attempts": "11"})
+    assert "nicht erlaubt" in private_reply(refused)
+    assert (await table.row()).settings.get("overrides", {}) == {}
+
+    shown = await table.alice.click(panel, label="Auktion, Gefängnis, Bestand")
+    typed = {
+        "auction_min_bid": "50",
+        "auction_min_raise": "10",
+        "jail_max_attempts": "2",
+        "houses_total": "20",
+        "hotels_total": "",
+    }
+    await table.alice.submit_modal(shown, typed)
+    rules_field = table.message(lobby.id).embeds[0].fields[1].value
+    assert rules_field.count("(geändert)") == 4, rules_field
+
+    await table.bob.click(table.message(lobby.id), label="Mitspielen")
+    await table.alice.click(table.message(lobby.id), label="Spiel starten")
+    state = await table.state()
+    rules = state.rules
+    assert (rules.auction_min_bid, rules.auction_min_raise) == (50, 10)
+    assert (rules.jail_max_attempts, rules.houses_total, rules.hotels_total) == (2, 20, None)
+    assert (state.bank_houses, state.bank_hotels) == (20, 12)
