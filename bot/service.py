@@ -67,10 +67,12 @@ class GameService:
         max_players: int | None,
         deadline: str = "off",
         game: str = "board",
+        theme_data: dict[str, Any] | None = None,
     ) -> GameRow:
         """Create a lobby in the channel with the host as its first player.
 
         ``game`` is ``board`` (MONOPOLY) or ``cards`` (MONOPOLY Das Kartenspiel, 2–6).
+        ``theme_data`` is a server's own theme, copied so the game keeps it.
         """
         rules = Rules.from_preset(preset)
         most = CARD_GAME_MAX_PLAYERS if game == "cards" else rules.max_players
@@ -84,6 +86,8 @@ class GameService:
             "max_players": min(max_players or most, most),
             "deadline": deadline,
         }
+        if theme_data is not None:
+            settings["theme_data"] = theme_data
         return await self.store.create_game(
             guild_id, channel_id, None, created_by=host.id, settings=settings
         )

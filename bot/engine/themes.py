@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -149,6 +149,57 @@ def load_theme(theme_id: str) -> Theme:
         raise KeyError(f"unknown theme {theme_id!r}; known: {', '.join(available_themes())}")
     path = resources.files("bot.engine") / "data" / "themes" / f"{theme_id}.json"
     raw = json.loads(path.read_text(encoding="utf-8"))
+    return theme_from_dict(raw, load_board(raw["base_board"]))
+
+
+#: Largest theme file accepted from a server (a full rename of every name is about 4 KB).
+MAX_THEME_BYTES = 32_000
+
+
+def parse_theme_file(data: bytes, reserved: set[str] | frozenset[str] = frozenset()) -> Theme:
+    """A theme uploaded as a JSON file, checked strictly (see :func:`theme_from_dict`).
+
+    The base board is ``base_board`` (default ``de_euro``) and must be a shipped board;
+    ids in ``reserved`` (the shipped themes) are refused so a server cannot shadow them.
+    """
+    from bot.engine.board import available_boards, load_board
+
+    if len(data) > MAX_THEME_BYTES:
+        raise InvalidData("file_too_large", "file", maximum=MAX_THEME_BYTES, size=len(data))
+    try:
+        raw = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as error:
+        raise InvalidData("not_json", "file", detail=str(error)[:80]) from error
+    if not isinstance(raw, dict):
+        raise InvalidData("not_an_object", "theme")
+    base = raw.get("base_board", "de_euro")
+    if base not in available_boards():
+        raise InvalidData("unknown_board", "base_board", known=", ".join(available_boards()))
+    theme = theme_from_dict({**raw, "base_board": base}, load_board(base))
+    if theme.id in reserved:
+        raise InvalidData("reserved_id", "id", id=theme.id)
+    return theme
+
+
+def theme_to_dict(theme: Theme) -> dict[str, Any]:
+    """The JSON object of ``theme`` (what :func:`theme_from_dict` reads back)."""
+    return {
+        "id": theme.id,
+        "name": dict(theme.name),
+        "base_board": theme.base_board,
+        "squares": {str(index): name for index, name in sorted(theme.squares.items())},
+        "groups": dict(theme.groups),
+        "decks": dict(theme.decks),
+        "terms": dict(theme.terms),
+    }
+
+
+@lru_cache(maxsize=64)
+def theme_from_json(text: str) -> Theme:
+    """A stored custom theme (canonical JSON text), checked again; cached per text."""
+    from bot.engine.board import load_board
+
+    raw = json.loads(text)
     return theme_from_dict(raw, load_board(raw["base_board"]))
 
 

@@ -306,6 +306,22 @@ class GameStore(abc.ABC):
     async def set_user_prefs(self, user_id: int, prefs: Mapping[str, Any]) -> None:
         """Replace a user's preferences with ``prefs`` (a JSON object)."""
 
+    # -- servers ------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    async def guild_themes(self, guild_id: int) -> dict[str, dict[str, Any]]:
+        """The themes a server uploaded, by id (each a JSON object), sorted by id."""
+
+    @abc.abstractmethod
+    async def save_guild_theme(
+        self, guild_id: int, theme_id: str, data: Mapping[str, Any], uploaded_by: int
+    ) -> bool:
+        """Store a server's theme; True if it replaced one with the same id."""
+
+    @abc.abstractmethod
+    async def delete_guild_theme(self, guild_id: int, theme_id: str) -> bool:
+        """Remove a server's theme; False if there was none with that id."""
+
     @abc.abstractmethod
     async def rebuild_from_log(self, game_id: int) -> GameRow:
         """Recompute a game's state by replaying its log, e.g. to repair a broken game.

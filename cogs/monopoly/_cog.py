@@ -16,12 +16,11 @@ from bot.engine.auctions import next_minimum
 from bot.engine.errors import IllegalAction
 from bot.engine.rules import Rules, available_presets
 from bot.engine.state import GameState
-from bot.engine.themes import available_themes
 from bot.i18n import normalise_language, t
 from bot.rules_summary import describe_rules
 from bot.service import GameService, LobbyPlayer
 from bot.store import ApplyResult, ChannelBusy, GameRow, StoreError
-from cogs.monopoly import _absence, _cards, _controls, _house_rules, _manage, _trade
+from cogs.monopoly import _absence, _cards, _controls, _house_rules, _manage, _themes, _trade
 from cogs.monopoly import _panels as panels
 from cogs.monopoly._deadlines import DEADLINES, Deadlines
 from cogs.monopoly._text import Narrator, mentions, theme_of
@@ -217,7 +216,6 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
             app_commands.Choice(name="Deutsch", value="de"),
             app_commands.Choice(name="English", value="en"),
         ],
-        theme=[app_commands.Choice(name=th, value=th) for th in available_themes()],
     )
     async def start(
         self,
@@ -238,6 +236,13 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         """
         lang = language or user_lang(interaction)
         host = LobbyPlayer(interaction.user.id, interaction.user.display_name)
+        try:
+            chosen = await _themes.resolve(
+                self, interaction.guild_id or 0, theme if game == "board" else None, preset
+            )
+        except IllegalAction as error:
+            await self._reply(interaction, explain(user_lang(interaction), error))
+            return
         thread = None
         if where == "thread" and not isinstance(interaction.channel, discord.Thread):
             thread = await self._new_thread(interaction, host, lang, game)
@@ -250,7 +255,8 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
                 host,
                 preset=preset,
                 lang=lang,
-                theme=theme,
+                theme=chosen["theme"],
+                theme_data=chosen.get("theme_data"),
                 max_players=max_players,
                 deadline=deadline,
                 game=game,
@@ -268,6 +274,39 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
                 t(lang, "thread.opened", host=interaction.user.mention, thread=thread.mention)
             )
         await self.service.store.set_settings(row.id, {**row.settings, "lobby_message": message.id})
+
+    @start.autocomplete("theme")
+    async def _theme_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await _themes.suggestions(self, interaction, current)
+
+    theme_group = app_commands.Group(name="theme", description="Board themes of this server")
+
+    @theme_group.command(name="upload", description="Add a theme from a JSON file (admins)")
+    @app_commands.describe(file="The theme as a JSON file (see docs/presets.md)")
+    async def theme_upload(
+        self, interaction: discord.Interaction, file: discord.Attachment
+    ) -> None:
+        """Check a theme file and keep it for this server."""
+        await _themes.upload(self, interaction, file)
+
+    @theme_group.command(name="list", description="The themes lobbies of this server can use")
+    async def theme_list(self, interaction: discord.Interaction) -> None:
+        """The shipped themes and this server's own."""
+        await _themes.list_themes(self, interaction)
+
+    @theme_group.command(name="remove", description="Remove one of this server's themes (admins)")
+    @app_commands.describe(theme="The theme's id")
+    async def theme_remove(self, interaction: discord.Interaction, theme: str) -> None:
+        """Delete a server theme; games using it keep their copy."""
+        await _themes.remove(self, interaction, theme)
+
+    @theme_remove.autocomplete("theme")
+    async def _own_theme_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await _themes.suggestions(self, interaction, current, own_only=True)
 
     async def _new_thread(
         self, interaction: discord.Interaction, host: LobbyPlayer, lang: str, game: str

@@ -51,6 +51,10 @@ def lobby_message(game_id: int, settings: dict[str, Any]) -> dict[str, Any]:
     summary = describe_rules(rules, lang)
     marker = t(lang, "summary.changed")
     house_rules = [line for line in summary[3:] if line.endswith(marker)]
+    theme = theme_of(settings)
+    if theme is not None:
+        name = theme.name.get(lang) or next(iter(theme.name.values()))
+        house_rules.insert(0, t(lang, "lobby.theme", name=name))
     embed.add_field(
         name=t(lang, "lobby.rules"), value="\n".join(summary[:3] + house_rules)[:1024], inline=False
     )

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from bot.engine.board import Board
 from bot.engine.errors import IllegalAction
 from bot.engine.state import BANK, POT, GameState
-from bot.engine.themes import Theme, load_theme
+from bot.engine.themes import Theme, load_theme, theme_from_json
 from bot.i18n import money, t
 from bot.store import StoreError
 
 
 def theme_of(settings: dict[str, Any]) -> Theme | None:
-    """The theme chosen for a game, if any."""
+    """The theme chosen for a game, if any: a server's own theme travels in the settings."""
+    custom = settings.get("theme_data")
+    if custom:
+        return theme_from_json(json.dumps(custom, sort_keys=True, ensure_ascii=False))
     theme = settings.get("theme")
     return load_theme(theme) if theme else None
 

@@ -19,7 +19,10 @@ from bot.engine.themes import (
     Theme,
     available_themes,
     load_theme,
+    parse_theme_file,
     theme_from_dict,
+    theme_from_json,
+    theme_to_dict,
     validate_board,
 )
 
@@ -296,3 +299,31 @@ def test_a_name_of_forty_characters_is_accepted() -> None:
     raw = copy.deepcopy(raw_board("de_euro"))
     raw["squares"][1]["name"] = "B" * 40
     assert validate_board(raw).squares[1].name == "B" * 40
+
+
+# -- theme files uploaded by a server --------------------------------------------------
+
+
+def test_a_theme_file_round_trips_through_its_stored_form() -> None:
+    raw = {"id": "kekse", "name": {"de": "Kekse"}, "squares": {"1": "Keksweg"}}
+    theme = parse_theme_file(json.dumps(raw).encode())
+    assert theme.base_board == "de_euro" and theme.squares == {1: "Keksweg"}
+    stored = json.dumps(theme_to_dict(theme), sort_keys=True)
+    assert theme_from_json(stored) == theme
+
+
+@pytest.mark.parametrize(
+    ("data", "code", "where"),
+    [
+        (b"{oops", "not_json", "file"),
+        (b"\xff\xfe", "not_json", "file"),
+        (b"[1, 2]", "not_an_object", "theme"),
+        (b'{"id": "x", "name": {"de": "X"}, "base_board": "moon"}', "unknown_board", "base_board"),
+        (b'{"id": "classic_x", "name": {"de": "X"}}', "reserved_id", "id"),
+        (b" " * 40_000, "file_too_large", "file"),
+    ],
+)
+def test_a_bad_theme_file_names_its_first_problem(data: bytes, code: str, where: str) -> None:
+    with pytest.raises(InvalidData) as info:
+        parse_theme_file(data, reserved={"classic_x"})
+    assert (info.value.code, info.value.where) == (code, where)
