@@ -516,12 +516,13 @@ def _draw_face(face: CardFace, width: int, theme: str) -> Image.Image:
     return image
 
 
-@lru_cache(maxsize=16)
 def clear_card_cache() -> None:
-    """Forget the drawn cards (the benchmark's cold start; fonts stay loaded)."""
+    """Forget the drawn cards and backs (the benchmark's cold start; fonts stay loaded)."""
     _draw_face.cache_clear()
+    card_back.cache_clear()
 
 
+@lru_cache(maxsize=16)
 def card_back(width: int, theme: str = "light") -> Image.Image:
     """The back of a card (the stock), as an RGBA image; cached: do not draw on it."""
     g = card_geometry(width)

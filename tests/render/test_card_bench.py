@@ -6,6 +6,7 @@ import pytest
 
 from bot.cli import main
 from render.card_bench import bench_cards, second_round_state
+from render.cards import render_table
 
 
 @pytest.mark.parametrize("players", [2, 6])
@@ -35,3 +36,15 @@ def test_cli_bench_cards(capsys: pytest.CaptureFixture[str]) -> None:
 def test_cli_bench_cards_refuses_seven_players(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bench", "--cards", "--players", "7"]) == 2
     assert "2 to 6" in capsys.readouterr().err
+
+
+def test_clearing_the_card_cache_empties_it_every_time() -> None:
+    """The benchmark's cold start clears the drawn cards before every cold render."""
+    from render import cards
+
+    for _ in range(2):
+        render_table(second_round_state(2, seed=1))
+        assert cards._draw_face.cache_info().currsize > 0
+        cards.clear_card_cache()
+        assert cards._draw_face.cache_info().currsize == 0
+        assert cards.card_back.cache_info().currsize == 0

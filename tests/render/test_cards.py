@@ -470,8 +470,7 @@ def test_every_pile_label_fits() -> None:
 def test_same_input_same_bytes() -> None:
     state = _played(4, actions=20)
     first = (render_table(state), render_hand(state, 0), render_layout(EXAMPLE, DECK))
-    cards_module._draw_face.cache_clear()
-    cards_module.card_back.cache_clear()
+    cards_module.clear_card_cache()
     copy = CardState.from_json(state.to_json())
     again = (render_table(copy), render_hand(copy, 0), render_layout(EXAMPLE, DECK))
     assert first == again
