@@ -101,6 +101,9 @@ class Deadlines:
             "time_up": self._time_up,
             "digest": self._digest,
         }
+        # Channels the gateway cache lacks (a game thread archived after a quiet week),
+        # fetched once by id; sending in such a thread unarchives it.
+        self._fetched: dict[int, discord.abc.Messageable] = {}
 
     # -- planning ---------------------------------------------------------------------
 
@@ -268,12 +271,23 @@ class Deadlines:
             return  # lobbies, finished and paused games fire nothing
         if isinstance(state, CardState) and timer.kind not in CARD_TIMERS:
             return
+        if self.channel_of(row) is None:
+            await self._fetch_channel(row.channel_id)
         await handler(row, timer)
 
     def channel_of(self, row: GameRow) -> discord.abc.Messageable | None:
         """The game's channel, if the bot can see it."""
-        channel = self.cog.bot.get_channel(row.channel_id)
+        channel = self.cog.bot.get_channel(row.channel_id) or self._fetched.get(row.channel_id)
         return channel if isinstance(channel, discord.abc.Messageable) else None
+
+    async def _fetch_channel(self, channel_id: int) -> None:
+        try:
+            channel = await self.cog.bot.fetch_channel(channel_id)
+        except discord.HTTPException as error:  # deleted, or no longer visible to the bot
+            log.info("Channel %s of a game is gone: %s", channel_id, error)
+            return
+        if isinstance(channel, discord.abc.Messageable):
+            self._fetched[channel_id] = channel
 
     async def _remind(self, row: GameRow, timer: Timer) -> None:
         state = row.state

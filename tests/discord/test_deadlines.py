@@ -121,3 +121,25 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_fires_once(
     assert len(pending) == 1 and pending[0].payload["seq"] == after.seq
     await table.env.advance_time(30 * 60)
     assert len(texts(table, t("de", "deadline.passed", players="alice"))) == 1
+
+
+async def test_a_game_thread_missing_from_the_cache_still_gets_its_reminder(
+    table: Table,
+) -> None:
+    """A game in its own thread; the thread drops out of the bot's gateway cache, as an
+    archived thread does after a quiet week. At half time the bot fetches the thread by id
+    and reminds Alice there."""
+    await table.alice.slash(
+        table.channel, "monopoly start", language="de", deadline="1h", where="thread"
+    )
+    (thread,) = table.channel.threads
+    await table.bob.click(thread.last_message, label=t("de", "button.join"))
+    await table.alice.click(thread.last_message, label=t("de", "button.start"))
+    guild = table.bot.get_guild(table.guild.id)
+    assert guild is not None
+    guild._remove_thread(guild.get_thread(thread.id))  # what an archive does to the cache
+    assert table.bot.get_channel(thread.id) is None
+
+    await table.env.advance_time(30 * 60)
+    reminders = [m.content for m in thread.history() if m.author.bot and "⏰" in (m.content or "")]
+    assert len(reminders) == 1 and f"<@{table.alice.id}>" in reminders[0]
