@@ -43,9 +43,16 @@ def t(lang: str, key: str, **params: Any) -> str:
 
 
 def money(lang: str, amount: int, currency: str = "EUR") -> str:
-    """An amount as players write it: ``1.500 €`` in German, ``€1,500`` in English."""
-    symbol = CURRENCY_SYMBOLS.get(currency, currency)
-    if normalise_language(lang) == "de":
-        digits = f"{amount:,}".replace(",", ".")
-        return f"{symbol} {digits}" if symbol == "M." else f"{digits} {symbol}"
-    return f"{symbol}{amount:,}" if symbol != "M." else f"M. {amount:,}"
+    """An amount as players write it: ``1.500 €`` in German, ``€1,500`` in English.
+
+    A currency that is not a known code is a theme's name for money and follows the
+    number in both languages: ``1.500 Naschgeld``, ``1,500 Naschgeld``.
+    """
+    german = normalise_language(lang) == "de"
+    digits = f"{amount:,}".replace(",", ".") if german else f"{amount:,}"
+    symbol = CURRENCY_SYMBOLS.get(currency)
+    if symbol is None:
+        return f"{digits} {currency}"
+    if symbol == "M.":
+        return f"M. {digits}"
+    return f"{digits} {symbol}" if german else f"{symbol}{digits}"

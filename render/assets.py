@@ -141,6 +141,56 @@ class Labels:
         gap = " " if len(symbol) > 1 else ""  # "DM 300", but "$300"
         return f"{sign}{symbol}{gap}{digits}"
 
+    def figure(self, amount: int, currency: str) -> str:
+        """An amount in a table column whose heading (``cash``, ``worth``) names the money."""
+        return self.money(amount, currency)
+
+    def with_terms(self, terms: Mapping[str, str]) -> Labels:
+        """These labels with a theme's words for the bank, houses, hotels and money."""
+        return ThemedLabels(self.lang, terms) if terms else self
+
+
+class ThemedLabels(Labels):
+    """Labels speaking a theme's words (``Theme.terms``): "Naschgeldbank: 32 Krümelkojen"."""
+
+    __slots__ = ("_terms",)
+
+    def __init__(self, lang: str, terms: Mapping[str, str]) -> None:
+        super().__init__(lang)
+        self._terms = dict(terms)
+
+    def __getitem__(self, key: str) -> Any:
+        if key == "bank" and "bank" in self._terms:
+            return self._terms["bank"]
+        if key in ("cash", "worth") and "currency" in self._terms:
+            # A money word is long: it goes once into the heading, not after every figure.
+            return f"{super().__getitem__(key)} ({self._terms['currency']})"
+        return super().__getitem__(key)
+
+    def count(self, key: str, n: int) -> str:
+        """Like :meth:`Labels.count`, with the theme's singular and plural if it has them."""
+        one, many = self._raw[key]
+        one = self._terms.get(key, one)
+        many = self._terms.get(f"{key}s", many)
+        return f"{n} {one if n == 1 else many}"
+
+    def money(self, amount: int, currency: str) -> str:
+        """With a theme currency the amount is followed by its name: ``"1.500 Naschgeld"``."""
+        name = self._terms.get("currency")
+        if name is None:
+            return super().money(amount, currency)
+        return f"{self._digits(amount)} {name}"
+
+    def figure(self, amount: int, currency: str) -> str:
+        """With a theme currency only the number: the column heading names the money."""
+        if "currency" not in self._terms:
+            return super().figure(amount, currency)
+        return self._digits(amount)
+
+    def _digits(self, amount: int) -> str:
+        digits = f"{amount:,}"
+        return digits.replace(",", ".") if self.lang == "de" else digits
+
 
 CURRENCY_SYMBOLS = {"EUR": "€", "USD": "$", "GBP": "£", "DEM": "DM"}
 

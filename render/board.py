@@ -380,6 +380,7 @@ def draw_board(
     preset_label: str | None = None,
     highlight_move: tuple[int, int] | None = None,
     mover: int | None = None,
+    terms: Mapping[str, str] | None = None,
 ) -> Image.Image:
     """The board image of ``state`` as a Pillow image (see :func:`render_board`)."""
     board = state.board
@@ -391,7 +392,8 @@ def draw_board(
     draw = ImageDraw.Draw(image)
     layout = board_layout(size)
     pal = palette(theme, colours_key(colors))
-    lab = labels(lang)
+    # The theme's words reach the centre panel; prices on the squares keep the symbol.
+    lab = labels(lang).with_terms(terms or {})
     initials = player_initials([p.name for p in state.players])
     _draw_ownership(image, draw, state, layout, pal, lab, initials)
     _draw_buildings(image, state, layout, pal)
@@ -416,6 +418,7 @@ def render_board(
     preset_label: str | None = None,
     highlight_move: tuple[int, int] | None = None,
     mover: int | None = None,
+    terms: Mapping[str, str] | None = None,
 ) -> bytes:
     """The board image of ``state`` as PNG bytes.
 
@@ -425,7 +428,8 @@ def render_board(
     ``highlight_move=(from, to)`` draws the move just made (forward, or backward for a
     step back of up to three squares; a trip to jail is only marked at the jail), in the
     colour of ``mover`` (by default the player standing on ``to``). ``deadline`` and
-    ``preset_label`` appear in the centre panel.
+    ``preset_label`` appear in the centre panel; ``terms`` are a theme's words for the
+    bank, houses, hotels and the currency there.
     """
     image = draw_board(
         state,
@@ -438,6 +442,7 @@ def render_board(
         preset_label=preset_label,
         highlight_move=highlight_move,
         mover=mover,
+        terms=terms,
     )
     return encode_png(image)
 
@@ -839,8 +844,8 @@ def _draw_players(
     name_font = font("bold", max(8, min(round(p * 0.03), round(row_h * 0.44))))
     status_font = font("regular", max(7, min(round(p * 0.021), round(row_h * 0.3))))
     currency = state.board.currency
-    cash_texts = [lab.money(pl.cash, currency) for pl in state.players]
-    worth_texts = [lab.money(wealth(state, seat), currency) for seat in range(n)]
+    cash_texts = [lab.figure(pl.cash, currency) for pl in state.players]
+    worth_texts = [lab.figure(wealth(state, seat), currency) for seat in range(n)]
     gap = round(p * 0.04)
 
     def widest(texts: list[str], heading: str) -> int:

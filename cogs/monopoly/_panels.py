@@ -133,6 +133,7 @@ async def board_file(state: GameState, settings: dict[str, Any], **options: Any)
         state,
         lang=lang,
         names=names,
+        terms=theme.terms if theme is not None else None,
         preset_label=t(lang, f"preset.{state.rules.preset}"),
         **options,
     )

@@ -51,13 +51,17 @@ class Narrator:
     def player(self, seat: int) -> str:
         """A player's name, the bank or the pot."""
         if seat == BANK:
+            if self.theme is not None and "bank" in self.theme.terms:
+                return self.theme.terms["bank"]
             return t(self.lang, "word.bank")
         if seat == POT:
             return t(self.lang, "word.pot")
         return self.state.players[seat].name
 
     def money(self, amount: int) -> str:
-        """An amount in the board's currency."""
+        """An amount in the board's currency, or in the theme's ("1.500 Naschgeld")."""
+        if self.theme is not None and "currency" in self.theme.terms:
+            return money(self.lang, amount, self.theme.terms["currency"])
         return money(self.lang, amount, self.board.currency)
 
     def card_text(self, deck: str, card_id: int) -> str:

@@ -103,3 +103,16 @@ async def test_start_refuses_an_unknown_theme_or_one_for_another_board(table: Ta
     mark = await open_lobby(table, table.alice, language="de", preset="mark", theme="kekse")
     assert "für das Spielbrett de_euro gemacht" in private_reply(mark)
     assert await table.bot.store.game_in_channel(table.channel.id) is None
+
+
+async def test_a_theme_speaks_its_own_words_for_money_and_the_bank(table: Table) -> None:
+    """003 (cookies & pirates) pays in "Naschgeld" and its bank is the "Naschgeldbank": the
+    turn message's amounts use the theme's currency (the board image its words too)."""
+    await open_lobby(table, table.alice, language="de", theme="cookies_and_pirates")
+    lobby = table.channel.last_message
+    assert "Thema: Kekse & Piraten" in embed_text(lobby)
+    await table.bob.click(lobby, label="Mitspielen")
+    await table.alice.click(lobby, label="Spiel starten")
+    turn = table.channel.last_message
+    assert "▶ **alice**: 1.500 Naschgeld" in embed_text(turn)
+    assert turn.attachments

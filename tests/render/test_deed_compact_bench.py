@@ -9,8 +9,10 @@ from PIL import Image
 
 from bot.cli import build_parser
 from bot.engine.board import load_board
-from render.assets import palette
+from bot.engine.themes import load_theme
+from render.assets import labels, palette
 from render.bench import bench_render, sample_state
+from render.board import render_board
 from render.compact import DEFAULT_COMPACT_SIZE, render_compact
 from render.deed import draw_deed, render_deed
 from tests.render.states import late_game_state, mid_game_state
@@ -105,3 +107,26 @@ def test_cli_bench_has_a_render_flag() -> None:
     parser = build_parser()
     assert parser.parse_args(["bench", "--render"]).render is True
     assert parser.parse_args(["bench"]).render is False
+
+
+def test_theme_words_reach_the_centre_panel() -> None:
+    """A theme's bank, house, hotel and money words (003: "Naschgeldbank", "Krümelkojen",
+    "Naschgeld") replace the labels of the centre panel; without terms nothing changes."""
+    terms = load_theme("cookies_and_pirates").terms
+    themed = labels("de").with_terms(terms)
+    assert themed["bank"] == "Naschgeldbank"
+    assert (themed.count("house", 1), themed.count("house", 32)) == (
+        "1 Krümelkoje",
+        "32 Krümelkojen",
+    )
+    assert themed.count("hotel", 12) == "12 Kekskajüten"
+    assert themed.money(1500, "EUR") == "1.500 Naschgeld"
+    assert labels("en").with_terms(terms).money(1500, "EUR") == "1,500 Naschgeld"
+    assert labels("de").with_terms({}) is labels("de")
+    # In the panel's columns the heading names the money once, the figures stay short.
+    assert (themed["cash"], themed.figure(1500, "EUR")) == ("Bargeld (Naschgeld)", "1.500")
+    assert labels("de").figure(1500, "EUR") == "1.500 €"
+    state = sample_state()
+    plain = render_board(state, size=700)
+    assert render_board(state, size=700, terms={}) == plain
+    assert render_board(state, size=700, terms=terms) != plain
