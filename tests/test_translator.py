@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 import discord
 
 from bot.app import MonopolyBot
 from bot.config import Settings
+from bot.i18n import catalog
 from bot.translator import CatalogTranslator
 
 
@@ -42,3 +44,41 @@ def test_every_command_has_a_german_name_and_description(tmp_path: Path) -> None
         assert sub["description_localizations"].get("de"), sub["name"]
         for option in sub.get("options", []):
             assert option["name_localizations"].get("de"), (sub["name"], option["name"])
+
+
+def _local_commands(lang: str) -> dict[str, set[str]]:
+    """A catalog's full subcommand paths (``thema hochladen``) with their option names."""
+    texts = catalog(lang)
+    commands: dict[str, set[str]] = {}
+    for key in texts:
+        if not (key.startswith("cmd.monopoly ") and key.endswith(".name")):
+            continue
+        path = key.removeprefix("cmd.monopoly ").removesuffix(".name")
+        if "." in path:
+            continue  # an option: collected below with its command
+        words = path.split(" ")
+        local = " ".join(
+            texts[f"cmd.monopoly {' '.join(words[: i + 1])}.name"] for i in range(len(words))
+        )
+        prefix = f"cmd.monopoly {path}."
+        commands[local] = {
+            v
+            for k, v in texts.items()
+            if k.startswith(prefix) and k.endswith(".name") and k.count(".") == 3
+        }
+    return commands
+
+
+def test_texts_name_commands_as_the_reader_sees_them() -> None:
+    """A German user sees ``/monopoly starten``, not ``/monopoly start``: every command a
+    text mentions (and its options) uses the names of the text's own language."""
+    for lang in ("de", "en"):
+        commands = _local_commands(lang)
+        for key, text in catalog(lang).items():
+            for words in re.findall(r"`/monopoly ([^`]*)`", text):
+                parts = words.split()
+                two = " ".join(parts[:2])
+                command = two if two in commands else parts[0]
+                assert command in commands, (lang, key, words)
+                for option in re.findall(r"([a-z_]+):", words):
+                    assert option in commands[command], (lang, key, words, option)

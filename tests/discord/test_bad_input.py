@@ -30,7 +30,7 @@ pytest_plugins = ["tests.discord.helpers"]
 
 NOT_YOUR_TURN = "Du bist nicht am Zug."
 ALREADY_DONE = "Das wurde schon erledigt – der Knopf ist veraltet."
-NO_GAME_HERE = "In diesem Kanal läuft kein Spiel. Starte eins mit `/monopoly start`."
+NO_GAME_HERE = "In diesem Kanal läuft kein Spiel. Starte eins mit `/monopoly starten`."
 
 
 async def test_someone_else_cannot_roll(table: Table) -> None:

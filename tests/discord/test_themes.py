@@ -51,7 +51,7 @@ async def test_an_admin_uploads_a_theme_and_a_game_plays_with_it(table: Table) -
     assert await table.bot.store.guild_themes(table.guild.id) == {}
 
     assert await upload(erin, table, KEKSE) == (
-        "Thema **Kekse** (`kekse`) gespeichert. Wählbar mit `/monopoly start thema:kekse`."
+        "Thema **Kekse** (`kekse`) gespeichert. Wählbar mit `/monopoly starten thema:kekse`."
     )
     listed = private_reply(await table.alice.slash(table.channel, "monopoly theme list"))
     assert "• Kekse (`kekse`) – von diesem Server" in listed
