@@ -19,6 +19,7 @@ from bot.engine.board import load_board
 from bot.engine.errors import IllegalAction
 from bot.engine.rules import Rules
 from bot.engine.themes import (
+    MAX_THEME_BYTES,
     InvalidData,
     available_themes,
     load_theme,
@@ -50,6 +51,10 @@ async def upload(cog: MonopolyCog, interaction: discord.Interaction, file: Any) 
     lang = lang_of(interaction)
     if not _may_manage(interaction):
         await reply(interaction, t(lang, "theme.admin_only"))
+        return
+    if file.size > MAX_THEME_BYTES:  # refused before downloading it
+        error = InvalidData("file_too_large", "file", maximum=MAX_THEME_BYTES, size=file.size)
+        await reply(interaction, explain_file_problem(lang, error))
         return
     data = await file.read()
     try:

@@ -90,6 +90,10 @@ async def test_a_bad_theme_file_is_refused_with_its_first_problem(table: Table) 
     assert "kein gültiges JSON" in private_reply(
         await erin.slash(table.channel, "monopoly theme upload", file=("t.json", b"{oops"))
     )
+    huge = await erin.slash(
+        table.channel, "monopoly theme upload", file=("big.json", b" " * 100_000)
+    )
+    assert "die Datei hat 100000 Bytes; erlaubt sind höchstens 32000" in private_reply(huge)
     builtin = {**KEKSE, "id": "hunter_x_hunter"}
     assert "eingebautes Thema" in await upload(erin, table, builtin)
     assert await table.bot.store.guild_themes(table.guild.id) == {}
