@@ -269,10 +269,11 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
             await interaction.response.send_message(**lobby)
             message = await interaction.original_response()
         else:
-            message = await thread.send(**lobby)
+            # Answer first: Discord allows three seconds, and the thread took one request.
             await interaction.response.send_message(
                 t(lang, "thread.opened", host=interaction.user.mention, thread=thread.mention)
             )
+            message = await thread.send(**lobby)
         await self.service.store.set_settings(row.id, {**row.settings, "lobby_message": message.id})
 
     @start.autocomplete("theme")
