@@ -130,18 +130,6 @@ class LotPicker:
             draft.game, self.pager, f"{draft.nonce}-{side}", page, pages, page_row, page_label
         )
 
-    async def _draft_and_game(
-        self, cog: MonopolyCog, interaction: discord.Interaction, game: int, nonce: str, side: str
-    ) -> tuple[Draft, Loaded] | None:
-        if side not in self.sides:
-            await reply(interaction, t(lang_of(interaction), "error.unknown_button"))
-            return None
-        draft = await live_draft(cog, self.draft_kind, interaction, game, nonce, self.expired)
-        if draft is None:
-            return None
-        loaded = await self.load(cog, interaction, draft)
-        return None if loaded is None else (draft, loaded)
-
     async def _chosen(
         self,
         cog: MonopolyCog,
@@ -150,19 +138,14 @@ class LotPicker:
         arg: str | None,
         values: list[str],
     ) -> None:
-        nonce, side, page = (split_arg(arg) + ["", "", "0"])[:3]
-        found = await self._draft_and_game(cog, interaction, game, nonce, side)
-        if found is None:
-            return
-        draft, (state, settings, seat) = found
-        where = self.sides[side]
-        number = int(page) if page.isdigit() else 0
-        shown, _, _ = page_of(self.choices(state, seat, draft, side), number)
-        chosen = replace_page(getattr(draft, where.chosen), shown, values, interaction)
-        setattr(draft, where.chosen, chosen)
-        await interaction.response.edit_message(
-            **self.render(state, settings, seat, draft, lang_of(interaction))
-        )
+        def choose(state: GameState, seat: int, draft: Any, side: str, page: str) -> None:
+            where = self.sides[side]
+            number = int(page) if page.isdigit() else 0
+            shown, _, _ = page_of(self.choices(state, seat, draft, side), number)
+            chosen = replace_page(getattr(draft, where.chosen), shown, values, interaction)
+            setattr(draft, where.chosen, chosen)
+
+        await self._change(cog, interaction, game, arg, choose)
 
     async def _turn_page(
         self,
@@ -172,14 +155,35 @@ class LotPicker:
         arg: str | None,
         values: list[str],
     ) -> None:
-        nonce, side, step = (split_arg(arg) + ["", "", ""])[:3]
-        found = await self._draft_and_game(cog, interaction, game, nonce, side)
-        if found is None:
+        def turn(state: GameState, seat: int, draft: Any, side: str, step: str) -> None:
+            where = self.sides[side]
+            # add_to clamps the page to the lots there are now.
+            setattr(draft, where.page, getattr(draft, where.page) + (1 if step == "n" else -1))
+
+        await self._change(cog, interaction, game, arg, turn)
+
+    async def _change(
+        self,
+        cog: MonopolyCog,
+        interaction: discord.Interaction,
+        game: int,
+        arg: str | None,
+        change: Callable[[GameState, int, Any, str, str], None],
+    ) -> None:
+        """Find the draft and the game for a click ``{nonce}-{side}-{last}``, let ``change``
+        update the draft, and draw the menu again (or tell the user why not)."""
+        nonce, side, last = (split_arg(arg) + ["", "", ""])[:3]
+        if side not in self.sides:
+            await reply(interaction, t(lang_of(interaction), "error.unknown_button"))
             return
-        draft, (state, settings, seat) = found
-        where = self.sides[side]
-        # add_to clamps the page to the lots there are now.
-        setattr(draft, where.page, getattr(draft, where.page) + (1 if step == "n" else -1))
+        draft = await live_draft(cog, self.draft_kind, interaction, game, nonce, self.expired)
+        if draft is None:
+            return
+        loaded = await self.load(cog, interaction, draft)
+        if loaded is None:
+            return
+        state, settings, seat = loaded
+        change(state, seat, draft, side, last)
         await interaction.response.edit_message(
             **self.render(state, settings, seat, draft, lang_of(interaction))
         )
