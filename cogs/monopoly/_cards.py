@@ -41,6 +41,7 @@ from cogs.monopoly._widgets import (
     keep_draft,
     lang_of,
     live_draft,
+    page_buttons,
     panel,
     reply,
 )
@@ -54,8 +55,8 @@ log = logging.getLogger(__name__)
 TABLE_COLOUR = 0x1565C0
 MAX_LINES = 8
 SELECT_MAX = 25
-#: Selects in the assignment step (a message holds five rows, one for the button).
-ASSIGN_MAX = 4
+#: Selects per page of the assignment step (a message holds five rows: one for the buttons).
+ASSIGN_PAGE = 4
 #: Draft kinds: one's own lay-out, the card laid down before a swap.
 LAYOUT, FIRST = "cardlay", "cardfirst"
 
@@ -634,6 +635,7 @@ class LayoutDraft(Draft):
 
     cards: list[str] = field(default_factory=list)
     assign: dict[str, str] = field(default_factory=dict)
+    page: int = 0  # of the assignment step, ASSIGN_PAGE questions each
 
 
 @dataclass
@@ -648,7 +650,7 @@ def _assignables(state: CardState, cards: list[str]) -> list[str]:
     deck = state.deck
     found = ["buildings"] if any(deck.card(c).kind in (HOUSE, HOTEL) for c in cards) else []
     found += [c for c in cards if deck.card(c).kind in (TOKEN, WILD)]
-    return found[:ASSIGN_MAX]
+    return found
 
 
 def assign_message(game: int, state: CardState, draft: LayoutDraft, lang: str) -> dict[str, Any]:
@@ -657,10 +659,17 @@ def assign_message(game: int, state: CardState, draft: LayoutDraft, lang: str) -
     groups = list(
         dict.fromkeys(deck.card(c).group for c in draft.cards if deck.card(c).kind == PROPERTY)
     )
-    embed = discord.Embed(title=t(lang, "cards.assign_title"), colour=TABLE_COLOUR)
+    keys = _assignables(state, draft.cards)
+    pages = max(1, -(-len(keys) // ASSIGN_PAGE))
+    draft.page = min(max(draft.page, 0), pages - 1)
+    first = draft.page * ASSIGN_PAGE
+    title = t(lang, "cards.assign_title")
+    embed = discord.Embed(
+        title=title + (f" ({draft.page + 1}/{pages})" if pages > 1 else ""), colour=TABLE_COLOUR
+    )
     embed.description = cards_text(state, draft.cards)
     view = discord.ui.View(timeout=None)
-    for row, key in enumerate(_assignables(state, draft.cards)):
+    for row, key in enumerate(keys[first : first + ASSIGN_PAGE]):
         what = t(lang, "cards.buildings") if key == "buildings" else card_name(state, key)
         options = [
             discord.SelectOption(
@@ -675,7 +684,7 @@ def assign_message(game: int, state: CardState, draft: LayoutDraft, lang: str) -
             PanelSelect(
                 game,
                 "c_assign",
-                f"{draft.nonce}-{row}",
+                f"{draft.nonce}-{first + row}",
                 options=options,
                 placeholder=t(lang, "cards.assign_placeholder", card=what),
                 row=row,
@@ -691,6 +700,9 @@ def assign_message(game: int, state: CardState, draft: LayoutDraft, lang: str) -
             row=4,
         )
     )
+    if pages > 1:
+        for button in page_buttons(game, "c_assign_page", str(draft.nonce), draft.page, pages, 4):
+            view.add_item(button)
     return {"embed": embed, "view": view}
 
 
@@ -735,6 +747,21 @@ async def _assign(
     keys = _assignables(state, draft.cards)
     if index.isdigit() and int(index) < len(keys) and values:
         draft.assign[keys[int(index)]] = values[0]
+    await interaction.response.edit_message(
+        **assign_message(game, state, draft, lang_of(interaction))
+    )
+
+
+@panel("c_assign_page")
+async def _assign_page(
+    cog: MonopolyCog, interaction: discord.Interaction, game: int, arg: Any, values: list[str]
+) -> None:
+    nonce, _, step = str(arg or "").partition("-")
+    draft = await live_draft(cog, LAYOUT, interaction, game, nonce)
+    state = await _card_state(cog, interaction, game) if draft is not None else None
+    if draft is None or state is None:
+        return
+    draft.page += 1 if step == "n" else -1  # assign_message keeps it within the pages
     await interaction.response.edit_message(
         **assign_message(game, state, draft, lang_of(interaction))
     )

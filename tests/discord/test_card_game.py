@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 
 from bot.cardgame import CardState, SimpleCardPlayer, legal_actions, waiting_for
+from bot.cardgame.game import new_game
 from bot.i18n import t
+from cogs.monopoly._cards import LayoutDraft, assign_message, post_table
 from tests.discord.helpers import Member, Table, embed_text, fresh, private_reply
 
 pytest_plugins = ["tests.discord.helpers"]
@@ -349,3 +351,97 @@ async def test_pause_and_remind_in_a_card_game(table: Table) -> None:
     await table.alice.slash(table.channel, "monopoly resume")
     await mover.click(fresh(table, hand), label=t("de", "cards.button.draw"))
     assert (await card_state(table, game)).seq > state.seq
+
+
+async def test_every_token_and_wild_card_gets_its_question_on_pages() -> None:
+    """A hand with houses, three tokens and two wild cards across two groups asks six
+    questions: four on the first page, two on the second (◀ ▶), each select naming its
+    card's place in the whole list so an answer on page two reaches the right card."""
+    state = new_game([("1", "a"), ("2", "b")], 3)
+    cards = [
+        "badstrasse",
+        "turmstrasse",
+        "parkstrasse",
+        "schlossallee",
+        "house1-1",
+        "token-1",
+        "token-2",
+        "token-3",
+        "wild-1",
+        "wild-2",
+    ]
+    draft = LayoutDraft(game=9, user=1, cards=cards)
+
+    def selects_and_buttons(message: dict[str, Any]) -> tuple[list[str], list[str]]:
+        ids = [item.custom_id for item in message["view"].children]
+        return [i for i in ids if ":c_assign:" in i], [i for i in ids if ":c_assign:" not in i]
+
+    selects, buttons = selects_and_buttons(assign_message(9, state, draft, "de"))
+    assert [s.rsplit("-", 1)[1] for s in selects] == ["0", "1", "2", "3"]
+    assert any(f":c_assign_page:{draft.nonce}-n" in b for b in buttons)
+    draft.page = 1
+    selects, _ = selects_and_buttons(assign_message(9, state, draft, "de"))
+    assert [s.rsplit("-", 1)[1] for s in selects] == ["4", "5"]
+    draft.page = 7  # a stale page number is brought back within the pages
+    assign_message(9, state, draft, "de")
+    assert draft.page == 1
+
+
+def _deal_to(state: CardState, seat: int, wanted: list[str]) -> None:
+    """Swap ``wanted`` into ``seat``'s hand from wherever they lie (all 60 cards stay)."""
+    hand = state.players[seat].hand
+    spare = [c for c in hand if c not in wanted]
+    places = [p.hand for p in state.players] + state.piles + state.extra_piles + [state.stock]
+    for card in wanted:
+        if card in hand:
+            continue
+        place = next(p for p in places if card in p)
+        given = spare.pop()
+        place[place.index(card)] = given
+        hand[hand.index(given)] = card
+
+
+async def test_a_player_answers_questions_on_the_second_page(table: Table) -> None:
+    """Six questions for one lay-out: Alice turns to the second page with ▶ and says where
+    her second wild card goes; the lay-out she then sends carries that choice."""
+    state = new_game([(str(table.alice.id), "alice"), (str(table.bob.id), "bob")], 3)
+    seat = state.current
+    member = table.member(state.players[seat].id)
+    cards = ["badstrasse", "turmstrasse", "parkstrasse", "schlossallee", "house1-1"]
+    cards += ["token-1", "token-2", "token-3", "wild-1", "wild-2"]
+    _deal_to(state, seat, cards)
+    settings = {
+        "game": "cards",
+        "host": table.alice.id,
+        "players": [{"id": table.alice.id, "name": "alice"}, {"id": table.bob.id, "name": "bob"}],
+        "preset": "classic",
+        "lang": "de",
+        "theme": None,
+        "max_players": 6,
+        "deadline": "off",
+    }
+    bot = table.bot
+    row = await bot.store.create_game(
+        table.guild.id, table.channel.id, state, created_by=table.alice.id, settings=settings
+    )
+    channel = bot.get_channel(table.channel.id)
+    await post_table(bot.get_cog("Monopoly"), channel, row.id, row.state, dict(row.settings))
+    await table.env.settle()
+
+    shown = await open_hand(table, row.id, member)
+    await member.select(shown, cards, custom_id=select_id(shown, "c_custom"))
+    step = fresh(table, shown)
+    assert "(1/2)" in step.embeds[0].title
+    await member.click(step, label="▶")
+    step = fresh(table, shown)
+    assert "(2/2)" in step.embeds[0].title
+    second = [
+        c["custom_id"]
+        for r in step.components
+        for c in r["components"]
+        if ":c_assign:" in str(c.get("custom_id"))
+    ]
+    assert [s.rsplit("-", 1)[1] for s in second] == ["4", "5"]
+    await member.select(step, ["dark_blue"], custom_id=second[1])
+    draft = bot.get_cog("Monopoly").drafts[("cardlay", row.id, member.id)]
+    assert draft.assign == {"wild-2": "dark_blue"}
