@@ -43,6 +43,13 @@ AMOUNTS: dict[str, tuple[str, ...]] = {
         "houses_total",
         "hotels_total",
     ),
+    "house_rules.even_more": (
+        "jail_bail_turns",
+        "doubles_to_jail",
+        "interest_percent",
+        "deal_deeds",
+        "end_after_bankruptcies",
+    ),
 }
 FIXED_FREE_PARKING = 500  # what "fixed" pays unless the host types another amount
 

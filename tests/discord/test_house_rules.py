@@ -94,3 +94,25 @@ async def test_the_rarer_amounts_have_their_own_form(table: Table) -> None:
     assert (rules.auction_min_bid, rules.auction_min_raise) == (50, 10)
     assert (rules.jail_max_attempts, rules.houses_total, rules.hotels_total) == (2, 20, None)
     assert (state.bank_houses, state.bank_hotels) == (20, 12)
+
+
+async def test_the_last_numeric_settings_have_a_third_form(table: Table) -> None:
+    """Bail turns, doubles to jail, mortgage interest, dealt deeds and the end after a number
+    of bankruptcies: every numeric setting of ``docs/presets.md`` can be set in the lobby."""
+    await open_lobby(table, table.alice, language="de")
+    lobby = table.channel.last_message
+    panel = (await table.alice.click(lobby, label="Hausregeln")).response
+    shown = await table.alice.click(panel, label="Pasch, Zinsen, Karten, Ende")
+    typed = {
+        "jail_bail_turns": "1",
+        "doubles_to_jail": "2",
+        "interest_percent": "5",
+        "deal_deeds": "",
+        "end_after_bankruptcies": "1",
+    }
+    await table.alice.submit_modal(shown, typed)
+    await table.bob.click(table.message(lobby.id), label="Mitspielen")
+    await table.alice.click(table.message(lobby.id), label="Spiel starten")
+    rules = (await table.state()).rules
+    assert (rules.jail_bail_turns, rules.doubles_to_jail, rules.interest_percent) == (1, 2, 5)
+    assert (rules.deal_deeds, rules.end_after_bankruptcies) == (0, 1)
