@@ -268,6 +268,7 @@ async def post_table(
         **table_message(game, state, settings), file=await table_file(state, lang)
     )
     settings["table_message"] = message.id
+    await cog.deadlines.tell_turn(game, state, settings, message.jump_url)
     await cog.service.store.set_settings(game, settings)
 
 
@@ -305,6 +306,8 @@ async def publish(
                 )
             except discord.HTTPException:
                 log.warning("Could not edit card table %s", message_id, exc_info=True)
+            link = f"https://discord.com/channels/{row.guild_id}/{row.channel_id}/{message_id}"
+            await cog.deadlines.tell_turn(game, state, settings, link)
         await cog.service.store.set_settings(game, settings)
 
 

@@ -563,10 +563,15 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         await _controls.remind(self, interaction)
 
     @app_commands.command(name="notify", description="Reminders by direct message, on or off")
-    @app_commands.describe(enabled="On: the bot reminds you by direct message as well")
-    async def notify(self, interaction: discord.Interaction, enabled: bool = True) -> None:
-        """Opt in to (or out of) reminders by direct message, for every game."""
-        await _controls.notify(self, interaction, enabled)
+    @app_commands.describe(
+        enabled="On: the bot reminds you by direct message as well",
+        turns="On: a direct message also whenever it becomes your turn",
+    )
+    async def notify(
+        self, interaction: discord.Interaction, enabled: bool = True, turns: bool | None = None
+    ) -> None:
+        """Opt in to (or out of) reminders, and turn messages, by direct message."""
+        await _controls.notify(self, interaction, enabled, turns)
 
     async def _host_action(
         self, interaction: discord.Interaction, row: GameRow, action: dict[str, Any]
@@ -796,6 +801,7 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
             file=await panels.board_file(state, settings),
         )
         settings["turn_message"] = message.id
+        await self.deadlines.tell_turn(game, state, settings, message.jump_url)
         settings["turn_lines"] = lines[-panels.MAX_LINES :]
         await self.service.store.set_settings(game, settings)
 

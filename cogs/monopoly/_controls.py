@@ -171,10 +171,21 @@ async def remind(cog: MonopolyCog, interaction: discord.Interaction) -> None:
     await cog.deadlines.remind(fresh, waiting, "remind.text", by=state.players[me].name)
 
 
-async def notify(cog: MonopolyCog, interaction: discord.Interaction, enabled: bool) -> None:
-    """``/monopoly notify``: reminders by direct message, for every game, on or off."""
+async def notify(
+    cog: MonopolyCog, interaction: discord.Interaction, enabled: bool, turns: bool | None = None
+) -> None:
+    """``/monopoly notify``: reminders (and, with ``turns``, each new turn) by direct message.
+
+    ``turns`` left out keeps the earlier choice; turning ``enabled`` off stops both.
+    """
     lang = lang_of(interaction)
     store = cog.service.store
     prefs = await store.user_prefs(interaction.user.id)
-    await store.set_user_prefs(interaction.user.id, {**prefs, "dm": enabled, "lang": lang})
-    await reply(interaction, t(lang, "notify.on" if enabled else "notify.off"))
+    turn_dm = bool(prefs.get("turn_dm")) if turns is None else turns
+    turn_dm = turn_dm and enabled
+    changed = {**prefs, "dm": enabled, "turn_dm": turn_dm, "lang": lang}
+    await store.set_user_prefs(interaction.user.id, changed)
+    text = t(lang, "notify.on" if enabled else "notify.off")
+    if enabled:
+        text += "\n" + t(lang, "notify.turns_on" if turn_dm else "notify.turns_off")
+    await reply(interaction, text)

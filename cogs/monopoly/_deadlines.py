@@ -331,6 +331,38 @@ class Deadlines:
                 # Closed DMs are the user's choice; the channel mention still reached them.
                 log.info("Could not send a reminder DM to %s", user_id)
 
+    async def tell_turn(
+        self, game: int, state: AnyState, settings: dict[str, Any], link: str
+    ) -> None:
+        """A direct message to the player whose turn begins, if they asked for one.
+
+        Once per turn and player (``settings["turn_told"]``, saved by the caller), never
+        to a computer seat, and not when the game is over or paused.
+        """
+        seat = state.current
+        if state.phase == "over" or settings.get("paused"):
+            return
+        told = f"{state.turn}:{seat}"
+        if settings.get("turn_told") == told:
+            return
+        settings["turn_told"] = told
+        player = state.players[seat]
+        if not player.id.isdigit() or seat in _absence.computer_seats(settings):
+            return
+        prefs = await self.store.user_prefs(int(player.id))
+        if not prefs.get("turn_dm"):
+            return
+        row = await self.store.load(game)
+        lang = prefs.get("lang", settings.get("lang", "de"))
+        text = t(lang, "notify.turn.dm", channel=f"<#{row.channel_id}>", link=link)
+        try:
+            user = self.cog.bot.get_user(int(player.id)) or await self.cog.bot.fetch_user(
+                int(player.id)
+            )
+            await user.send(text)
+        except discord.HTTPException:
+            log.info("Could not send a turn DM to %s", player.id)
+
     def _game_link(self, row: GameRow) -> str:
         message = row.settings.get("turn_message")
         base = f"https://discord.com/channels/{row.guild_id}/{row.channel_id}"

@@ -445,3 +445,27 @@ async def test_a_player_answers_questions_on_the_second_page(table: Table) -> No
     await member.select(step, ["dark_blue"], custom_id=second[1])
     draft = bot.get_cog("Monopoly").drafts[("cardlay", row.id, member.id)]
     assert draft.assign == {"wild-2": "dark_blue"}
+
+
+async def test_a_card_player_is_told_by_dm_when_their_turn_begins(table: Table) -> None:
+    """``/monopoly notify turns:True`` works in the card game too: each time Bob's turn
+    begins he gets one DM with a link to the table; Alice did not ask and gets none."""
+    await table.bob.slash(table.channel, "monopoly notify", enabled=True, turns=True)
+    game = await start_card_game(table, [table.alice, table.bob])
+    members = [table.alice, table.bob]
+    bob_turns = set()
+    for _ in range(12):
+        state = await card_state(table, game)
+        if state.players[state.current].name == "bob":
+            bob_turns.add(state.turn)
+        await make_move(table, game, members)
+    state = await card_state(table, game)
+    if state.players[state.current].name == "bob":
+        bob_turns.add(state.turn)  # the last move began one
+    row = await table.row(game)
+    told = [m.content for m in table.bob.user.dm_channel.history() if m.author.bot]
+    link = f"https://discord.com/channels/{table.guild.id}/{table.channel.id}/"
+    assert told and all(text.startswith("🎲 Du bist am Zug in") for text in told)
+    assert all(link + str(row.settings["table_message"]) in text for text in told)
+    assert len(told) == len(bob_turns)
+    assert table.alice.user.dm_channel is None or not list(table.alice.user.dm_channel.history())

@@ -11,7 +11,14 @@ from typing import Any
 
 from bot.engine.legal import waiting_for
 from bot.i18n import t
-from tests.discord.helpers import Table, embed_text, restart, start_game
+from tests.discord.helpers import (
+    Table,
+    embed_text,
+    play_position,
+    restart,
+    scenario,
+    start_game,
+)
 
 pytest_plugins = ["tests.discord.helpers"]
 
@@ -143,3 +150,20 @@ async def test_a_game_thread_missing_from_the_cache_still_gets_its_reminder(
     await table.env.advance_time(30 * 60)
     reminders = [m.content for m in thread.history() if m.author.bot and "⏰" in (m.content or "")]
     assert len(reminders) == 1 and f"<@{table.alice.id}>" in reminders[0]
+
+
+async def test_a_direct_message_when_ones_turn_begins(table: Table) -> None:
+    """Bob asks for a DM whenever his turn begins (``/monopoly notify turns:True``), Alice
+    does not. Alice ends her turn: Bob gets one DM with a link to his new turn message,
+    Alice none; a later change of that message sends no second one."""
+    opted = await table.bob.slash(table.channel, "monopoly notify", enabled=True, turns=True)
+    assert t("de", "notify.turns_on") in opted.response.content
+    game = await play_position(table, scenario([table.alice, table.bob], may_roll=False))
+    await table.alice.click(await table.turn_message(game), label="Zug beenden")
+
+    turn = await table.turn_message(game)
+    told = [text for text in dms(table.bob) if "Du bist am Zug" in text]
+    assert told == [f"🎲 Du bist am Zug in <#{table.channel.id}>: {turn.jump_url}"]
+    assert dms(table.alice) == []
+    await table.bob.click(turn, label="🎲 Würfeln")
+    assert len([text for text in dms(table.bob) if "Du bist am Zug" in text]) == 1
