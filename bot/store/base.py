@@ -309,6 +309,11 @@ class GameStore(abc.ABC):
     # -- servers ------------------------------------------------------------------------
 
     @abc.abstractmethod
+    async def finished_states(self, guild_id: int) -> list[dict[str, Any]]:
+        """The final states (canonical JSON objects) of the server's finished games, oldest
+        first; unreadable ones are left out."""
+
+    @abc.abstractmethod
     async def guild_themes(self, guild_id: int) -> dict[str, dict[str, Any]]:
         """The themes a server uploaded, by id (each a JSON object), sorted by id."""
 

@@ -935,6 +935,24 @@ class SqliteGameStore(GameStore):
 
     # -- servers ------------------------------------------------------------------------
 
+    async def finished_states(self, guild_id: int) -> list[dict[str, Any]]:
+        """The final states (canonical JSON objects) of the server's finished games, oldest
+        first; unreadable ones are left out."""
+        rows = await self._fetchall(
+            "SELECT state_json FROM games WHERE guild_id = ? AND status = 'finished'"
+            " AND state_json IS NOT NULL ORDER BY id",
+            (guild_id,),
+        )
+        found = []
+        for (text,) in rows:
+            try:
+                state = json.loads(text)
+            except ValueError:
+                continue  # a damaged finished game only drops out of the statistics
+            if isinstance(state, dict):
+                found.append(state)
+        return found
+
     async def guild_themes(self, guild_id: int) -> dict[str, dict[str, Any]]:
         """The themes a server uploaded, by id (each a JSON object), sorted by id."""
         rows = await self._fetchall(

@@ -19,10 +19,12 @@ from bot.engine.state import GameState
 from bot.i18n import normalise_language, t
 from bot.rules_summary import describe_rules
 from bot.service import GameService, LobbyPlayer
+from bot.stats import leaderboard, result_of
 from bot.store import ApplyResult, ChannelBusy, GameRow, StoreError
 from cogs.monopoly import _absence, _cards, _controls, _house_rules, _manage, _themes, _trade
 from cogs.monopoly import _panels as panels
 from cogs.monopoly._deadlines import DEADLINES, Deadlines
+from cogs.monopoly._panels import leaderboard_text
 from cogs.monopoly._text import Narrator, mentions, theme_of
 from cogs.monopoly._timing import (
     DEADLINE_CHOICES,
@@ -420,6 +422,25 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         else:
             rules = Rules.from_preset(row.settings["preset"], **row.settings.get("overrides", {}))
         await self._reply(interaction, "\n".join(describe_rules(rules, lang))[:1900])
+
+    @app_commands.command(name="stats", description="Who has won most games on this server")
+    @app_commands.describe(game="Only MONOPOLY or only the card game (default: both)")
+    @app_commands.choices(
+        game=[
+            app_commands.Choice(name="MONOPOLY", value="board"),
+            app_commands.Choice(name="MONOPOLY card game", value="cards"),
+        ]
+    )
+    async def stats(self, interaction: discord.Interaction, game: str | None = None) -> None:
+        """The server's leaderboard of finished games, posted in the channel."""
+        lang = user_lang(interaction)
+        states = await self.service.store.finished_states(interaction.guild_id or 0)
+        results = [r for state in states if (r := result_of(state)) is not None]
+        standings = leaderboard(results, kind=game)
+        await interaction.response.send_message(
+            leaderboard_text(standings, lang, game, interaction.user.id),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
 
     @app_commands.command(name="help", description="How to play with this bot")
     async def help(self, interaction: discord.Interaction) -> None:

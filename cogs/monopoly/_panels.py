@@ -15,6 +15,7 @@ from bot.engine.state import GameState
 from bot.engine.wealth import standings, wealth
 from bot.i18n import t
 from bot.rules_summary import describe_rules
+from bot.stats import Standing
 from cogs.monopoly import _timing as timing
 from cogs.monopoly._computers import lobby_select
 from cogs.monopoly._ids import GameButton
@@ -414,3 +415,32 @@ def wealth_table(state: GameState, settings: dict[str, Any]) -> str:
         f"/ {narrator.money(wealth(state, seat))}"
         for n, (seat, _) in enumerate(standings(state), 1)
     )
+
+
+#: Lines of the leaderboard before the reader's own (if they are further down).
+LEADERBOARD_TOP = 10
+
+
+def leaderboard_text(ranking: list[Standing], lang: str, game: str | None, reader: int) -> str:
+    """``/monopoly stats``: the top of the server's leaderboard, and the reader's own line."""
+    title = t(lang, f"stats.title.{game or 'all'}")
+    if not ranking:
+        return f"{title}\n{t(lang, 'stats.none')}"
+
+    def line(place: int, standing: Standing) -> str:
+        return t(
+            lang,
+            "stats.line",
+            place=place,
+            name=standing.name,
+            wins=standing.wins,
+            games=standing.games,
+            rate=round(standing.win_rate * 100),
+        )
+
+    lines = [title]
+    lines += [line(n, s) for n, s in enumerate(ranking[:LEADERBOARD_TOP], 1)]
+    own = next((n for n, s in enumerate(ranking, 1) if s.user_id == reader), None)
+    if own is not None and own > LEADERBOARD_TOP:
+        lines += ["…", line(own, ranking[own - 1])]
+    return "\n".join(lines)

@@ -321,3 +321,18 @@ async def test_play_matches_the_engine(store: SqliteGameStore) -> None:
         current = result.state
     assert got_events == expected_events
     assert current.to_json() == expected.to_json()
+
+
+async def test_finished_states_of_a_server(store: SqliteGameStore) -> None:
+    """What ``/monopoly stats`` reads: the final states of finished games only, oldest
+    first, of that server only."""
+    first = await store.create_game(GUILD, 10, make_state(seed=1))
+    await advance(store, first.id, 3)
+    await store.finish(first.id, "abandoned")
+    running = await store.create_game(GUILD, 11, make_state(seed=2))
+    other = await store.create_game(OTHER_GUILD, 12, make_state(seed=3))
+    await store.finish(other.id, "abandoned")
+    states = await store.finished_states(GUILD)
+    assert [s["seq"] for s in states] == [3]
+    assert states[0]["players"][0]["id"] == (await store.load(first.id)).state.players[0].id
+    assert running.id not in (first.id, other.id)
