@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
-from bot.engine.board import load_board
+from bot.engine.board import Board, load_board
 from bot.engine.rules import Rules
 from bot.i18n import money, t
 
@@ -31,8 +31,7 @@ BOARD_DEFAULTS = {
 HIDDEN = frozenset({"preset", "board", "min_players", "max_players"})
 
 
-def _value(lang: str, rules: Rules, name: str, value: Any) -> str:
-    board = load_board(rules.board)
+def _value(lang: str, board: Board, name: str, value: Any) -> str:
     if value is None and name in BOARD_DEFAULTS:
         value = getattr(board, BOARD_DEFAULTS[name])
     if value is None:
@@ -46,12 +45,18 @@ def _value(lang: str, rules: Rules, name: str, value: Any) -> str:
     return str(value)
 
 
-def describe_rules(rules: Rules, lang: str) -> list[str]:
-    """One line per setting: the preset and board first, changed settings marked."""
+def describe_rules(rules: Rules, lang: str, board: Board | None = None) -> list[str]:
+    """One line per setting: the preset and board first, changed settings marked.
+
+    ``board`` is a server's own board (the rules name it by an id only it knows);
+    without it the rules' shipped board.
+    """
     base = Rules.from_preset(rules.preset)
+    board = board or load_board(rules.board)
+    board_name = board.name if board.source is not None else t(lang, f"board.{rules.board}")
     lines = [
         t(lang, "summary.preset", preset=t(lang, f"preset.{rules.preset}")),
-        t(lang, "summary.board", board=t(lang, f"board.{rules.board}")),
+        t(lang, "summary.board", board=board_name),
         t(lang, "summary.players", minimum=rules.min_players, maximum=rules.max_players),
     ]
     for field in fields(Rules):
@@ -59,7 +64,7 @@ def describe_rules(rules: Rules, lang: str) -> list[str]:
         if name in HIDDEN:
             continue
         value = getattr(rules, name)
-        text = t(lang, f"setting.{name}") + ": " + _value(lang, rules, name, value)
+        text = t(lang, f"setting.{name}") + ": " + _value(lang, board, name, value)
         if value != getattr(base, name):
             text += " " + t(lang, "summary.changed")
         lines.append(text)
@@ -67,10 +72,11 @@ def describe_rules(rules: Rules, lang: str) -> list[str]:
 
 
 def changed_settings(rules: Rules) -> dict[str, Any]:
-    """The settings that differ from the rules' own preset."""
+    """The settings that differ from the rules' own preset (the house rules: not the
+    preset, the board or the player counts, which the summary's first lines name)."""
     base = Rules.from_preset(rules.preset)
     return {
         f.name: getattr(rules, f.name)
         for f in fields(Rules)
-        if getattr(rules, f.name) != getattr(base, f.name)
+        if f.name not in HIDDEN and getattr(rules, f.name) != getattr(base, f.name)
     }

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.cardgame import new_game as new_card_game
+from bot.engine.board import custom_board
 from bot.engine.computer import LEVELS
 from bot.engine.errors import IllegalAction
 from bot.engine.game import new_game
@@ -68,11 +69,13 @@ class GameService:
         deadline: str = "off",
         game: str = "board",
         theme_data: dict[str, Any] | None = None,
+        board_data: dict[str, Any] | None = None,
     ) -> GameRow:
         """Create a lobby in the channel with the host as its first player.
 
         ``game`` is ``board`` (MONOPOLY) or ``cards`` (MONOPOLY Das Kartenspiel, 2–6).
-        ``theme_data`` is a server's own theme, copied so the game keeps it.
+        ``theme_data`` is a server's own theme and ``board_data`` a server's own board,
+        copied so the game keeps them; the board's id becomes the rules' ``board``.
         """
         rules = Rules.from_preset(preset)
         most = CARD_GAME_MAX_PLAYERS if game == "cards" else rules.max_players
@@ -88,6 +91,9 @@ class GameService:
         }
         if theme_data is not None:
             settings["theme_data"] = theme_data
+        if board_data is not None:
+            settings["board_data"] = board_data
+            settings["overrides"] = {"board": board_data["id"]}
         return await self.store.create_game(
             guild_id, channel_id, None, created_by=host.id, settings=settings
         )
@@ -184,7 +190,10 @@ class GameService:
                 state = new_card_game(players, seed=self._seeds())
             else:
                 rules = Rules.from_preset(settings["preset"], **settings.get("overrides", {}))
-                state = new_game(players, seed=self._seeds(), rules=rules)
+                # A server's own board travels in the lobby's settings (see open_lobby).
+                data = settings.get("board_data")
+                board = custom_board(data) if data else None
+                state = new_game(players, seed=self._seeds(), rules=rules, board=board)
             computers = {
                 str(seat): p["computer"]
                 for seat, p in enumerate(settings["players"])

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from functools import cache
+from dataclasses import dataclass, field, replace
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -69,6 +69,9 @@ class Board:
     street_groups: tuple[tuple[int, ...], ...] = ()
     jail_index: int = 10
     go_index: int = 0
+    # A board a server supplied: its JSON, which a game on it carries in its own JSON
+    # (``board_data``), so the game never depends on the server keeping the file.
+    source: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     def card(self, deck: str, card_id: int) -> Card:
         """Return the card ``card_id`` of ``deck``."""
@@ -150,6 +153,18 @@ def available_boards() -> list[str]:
     return sorted(
         p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json")
     )
+
+
+def custom_board(raw: dict[str, Any]) -> Board:
+    """A board a server supplied (already checked by ``themes.validate_board``); cached
+    by content, so the many copies of a game's state share one :class:`Board`."""
+    return _custom_board(json.dumps(raw, sort_keys=True, ensure_ascii=False))
+
+
+@lru_cache(maxsize=32)
+def _custom_board(text: str) -> Board:
+    raw = json.loads(text)
+    return replace(board_from_dict(raw), source=raw)
 
 
 @cache

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.engine import auctions, buildings, trades, turns
-from bot.engine.board import load_board
+from bot.engine.board import Board, load_board
 from bot.engine.errors import IllegalAction
 from bot.engine.flow import next_turn, settle
 from bot.engine.money import (
@@ -41,15 +41,22 @@ def new_game(
     *,
     seed: int,
     rules: Rules | None = None,
+    board: Board | None = None,
 ) -> GameState:
     """Start a game for ``players`` (``(id, name)`` pairs in seat order).
+
+    ``board`` is a server's own board (:func:`~bot.engine.board.custom_board`); the
+    rules must name it (``rules.board == board.id``). Without it the rules' shipped board.
 
     The decks are shuffled and the starting player found by the rulebook's
     "Der Spieler mit dem höchsten Wurf beginnt" (ties throw again); play then
     goes clockwise, i.e. in seat order. The setup's events are in ``state.events``.
     """
     rules = rules or Rules.from_preset("classic")
-    board = load_board(rules.board)
+    if board is None:
+        board = load_board(rules.board)
+    elif board.id != rules.board:
+        raise ValueError(f"the rules name the board {rules.board!r}, not {board.id!r}")
     if not rules.min_players <= len(players) <= rules.max_players:
         raise IllegalAction("player_count", minimum=rules.min_players, maximum=rules.max_players)
     ids = [pid for pid, _ in players]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.engine.board import Board, load_board
+from bot.engine.board import Board, custom_board, load_board
 from bot.engine.rng import SplitMix64
 from bot.engine.rules import Rules
 
@@ -196,6 +196,7 @@ class GameState:
             "format": STATE_FORMAT,
             "rules": self.rules.to_dict(),
             "board": self.board.id,
+            **({"board_data": self.board.source} if self.board.source is not None else {}),
             "players": [p.to_dict() for p in self.players],
             "owner": list(self.owner),
             "houses": list(self.houses),
@@ -250,7 +251,8 @@ class GameState:
         if raw.get("format") != STATE_FORMAT:
             raise ValueError(f"not a {STATE_FORMAT} document")
         rules = Rules.from_dict(raw["rules"])
-        board = load_board(raw["board"])
+        custom = raw.get("board_data")
+        board = custom_board(custom) if custom is not None else load_board(raw["board"])
         players = [Player.from_dict(p) for p in raw["players"]]
         state = cls(rules, board, players, seed=0)
         for key in cls.__slots__:

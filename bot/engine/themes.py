@@ -164,12 +164,7 @@ def parse_theme_file(data: bytes, reserved: set[str] | frozenset[str] = frozense
     """
     from bot.engine.board import available_boards, load_board
 
-    if len(data) > MAX_THEME_BYTES:
-        raise InvalidData("file_too_large", "file", maximum=MAX_THEME_BYTES, size=len(data))
-    try:
-        raw = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as error:
-        raise InvalidData("not_json", "file", detail=str(error)[:80]) from error
+    raw = _read_json_file(data, MAX_THEME_BYTES)
     if not isinstance(raw, dict):
         raise InvalidData("not_an_object", "theme")
     base = raw.get("base_board", "de_euro")
@@ -179,6 +174,16 @@ def parse_theme_file(data: bytes, reserved: set[str] | frozenset[str] = frozense
     if theme.id in reserved:
         raise InvalidData("reserved_id", "id", id=theme.id)
     return theme
+
+
+def _read_json_file(data: bytes, limit: int) -> Any:
+    """The JSON of an uploaded file of at most ``limit`` bytes (InvalidData if not)."""
+    if len(data) > limit:
+        raise InvalidData("file_too_large", "file", maximum=limit, size=len(data))
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as error:
+        raise InvalidData("not_json", "file", detail=str(error)[:80]) from error
 
 
 def theme_to_dict(theme: Theme) -> dict[str, Any]:
@@ -296,3 +301,52 @@ def validate_board(raw: Any) -> Board:
         return board_from_dict(raw)
     except (KeyError, TypeError, ValueError) as error:
         raise InvalidData("malformed", "board", detail=str(error)) from error
+
+
+#: Largest board file accepted from a server (a shipped board is about 14 KB).
+MAX_BOARD_BYTES = 64_000
+#: Seeded games of simple players a server's board must survive before it is accepted.
+SMOKE_GAMES = 6
+SMOKE_TURNS = 250
+
+
+def parse_board_file(data: bytes) -> Board:
+    """A whole board uploaded as a JSON file, checked and tried out.
+
+    :func:`validate_board` checks its form; then :data:`SMOKE_GAMES` seeded games of
+    simple players are played on it (up to :data:`SMOKE_TURNS` turns each), so data the
+    form check cannot judge (a card effect's details, say) fails here and not in a
+    server's game (``unplayable``). The board's id gets a suffix made from its content,
+    so a changed file never replaces the board of a game already using it; the board
+    carries its JSON (``Board.source``).
+    """
+    import hashlib
+
+    from bot.engine.board import custom_board
+
+    raw = _read_json_file(data, MAX_BOARD_BYTES)
+    validate_board(raw)
+    raw = {key: value for key, value in raw.items() if key != "_comment"}
+    text = json.dumps(raw, sort_keys=True, ensure_ascii=False)
+    digest = hashlib.sha256(text.encode()).hexdigest()[:8]
+    board = custom_board({**raw, "id": f"{raw['id'][:31]}_{digest}"})
+    _try_out(board)
+    return board
+
+
+def _try_out(board: Board) -> None:
+    from bot.engine.game import new_game
+    from bot.engine.rules import Rules
+    from bot.engine.simple_players import SimplePlayer
+    from bot.engine.simulate import SimulationResult, play_game
+
+    rules = Rules.from_preset("classic", board=board.id)
+    for seed in range(SMOKE_GAMES):
+        players = [(f"p{i}", f"P{i}") for i in range(2 + seed % 3)]
+        try:
+            state = new_game(players, seed=seed, rules=rules, board=board)
+            simple = [SimplePlayer() for _ in players]
+            play_game(state, simple, SimulationResult(), turn_cap=SMOKE_TURNS)
+        except Exception as error:  # noqa: BLE001 - any failure makes the board unplayable
+            detail = f"{type(error).__name__}: {error}"[:120]
+            raise InvalidData("unplayable", "board", seed=seed, detail=detail) from error

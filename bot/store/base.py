@@ -314,18 +314,18 @@ class GameStore(abc.ABC):
         first; unreadable ones are left out."""
 
     @abc.abstractmethod
-    async def guild_themes(self, guild_id: int) -> dict[str, dict[str, Any]]:
-        """The themes a server uploaded, by id (each a JSON object), sorted by id."""
+    async def guild_files(self, guild_id: int, kind: str) -> dict[str, dict[str, Any]]:
+        """A server's uploaded files of ``kind`` (``theme`` or ``board``) by id, sorted by id."""
 
     @abc.abstractmethod
-    async def save_guild_theme(
-        self, guild_id: int, theme_id: str, data: Mapping[str, Any], uploaded_by: int
+    async def save_guild_file(
+        self, guild_id: int, kind: str, item_id: str, data: Mapping[str, Any], uploaded_by: int
     ) -> bool:
-        """Store a server's theme; True if it replaced one with the same id."""
+        """Store a server's file; True if it replaced one of that kind with the same id."""
 
     @abc.abstractmethod
-    async def delete_guild_theme(self, guild_id: int, theme_id: str) -> bool:
-        """Remove a server's theme; False if there was none with that id."""
+    async def delete_guild_file(self, guild_id: int, kind: str, item_id: str) -> bool:
+        """Remove a server's file; False if there was none of that kind with that id."""
 
     @abc.abstractmethod
     async def rebuild_from_log(self, game_id: int) -> GameRow:

@@ -953,47 +953,49 @@ class SqliteGameStore(GameStore):
                 found.append(state)
         return found
 
-    async def guild_themes(self, guild_id: int) -> dict[str, dict[str, Any]]:
-        """The themes a server uploaded, by id (each a JSON object), sorted by id."""
+    async def guild_files(self, guild_id: int, kind: str) -> dict[str, dict[str, Any]]:
+        """A server's uploaded files of ``kind`` (``theme`` or ``board``) by id, sorted by id."""
         rows = await self._fetchall(
-            "SELECT theme_id, data_json FROM guild_themes WHERE guild_id = ? ORDER BY theme_id",
-            (guild_id,),
+            "SELECT item_id, data_json FROM guild_files WHERE guild_id = ? AND kind = ?"
+            " ORDER BY item_id",
+            (guild_id, kind),
         )
-        return {theme_id: json.loads(data) for theme_id, data in rows}
+        return {item_id: json.loads(data) for item_id, data in rows}
 
-    async def save_guild_theme(
-        self, guild_id: int, theme_id: str, data: Mapping[str, Any], uploaded_by: int
+    async def save_guild_file(
+        self, guild_id: int, kind: str, item_id: str, data: Mapping[str, Any], uploaded_by: int
     ) -> bool:
-        """Store a server's theme; True if it replaced one with the same id."""
+        """Store a server's file; True if it replaced one of that kind with the same id."""
         data_json = _dumps(dict(data))
+        key = (guild_id, kind, item_id)
 
         async def work() -> bool:
             async with self._transaction() as conn:
                 cursor = await conn.execute(
-                    "SELECT 1 FROM guild_themes WHERE guild_id = ? AND theme_id = ?",
-                    (guild_id, theme_id),
+                    "SELECT 1 FROM guild_files WHERE guild_id = ? AND kind = ? AND item_id = ?",
+                    key,
                 )
                 existed = await cursor.fetchone() is not None
                 await conn.execute(
-                    "INSERT INTO guild_themes"
-                    " (guild_id, theme_id, data_json, uploaded_by, uploaded_at)"
-                    " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, theme_id) DO UPDATE SET"
-                    " data_json = excluded.data_json, uploaded_by = excluded.uploaded_by,"
+                    "INSERT INTO guild_files"
+                    " (guild_id, kind, item_id, data_json, uploaded_by, uploaded_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, kind, item_id) DO UPDATE"
+                    " SET data_json = excluded.data_json, uploaded_by = excluded.uploaded_by,"
                     " uploaded_at = excluded.uploaded_at",
-                    (guild_id, theme_id, data_json, uploaded_by, self._stamp()),
+                    (*key, data_json, uploaded_by, self._stamp()),
                 )
                 return existed
 
         return await self._shielded(work())
 
-    async def delete_guild_theme(self, guild_id: int, theme_id: str) -> bool:
-        """Remove a server's theme; False if there was none with that id."""
+    async def delete_guild_file(self, guild_id: int, kind: str, item_id: str) -> bool:
+        """Remove a server's file; False if there was none of that kind with that id."""
 
         async def work() -> bool:
             async with self._transaction() as conn:
                 cursor = await conn.execute(
-                    "DELETE FROM guild_themes WHERE guild_id = ? AND theme_id = ?",
-                    (guild_id, theme_id),
+                    "DELETE FROM guild_files WHERE guild_id = ? AND kind = ? AND item_id = ?",
+                    (guild_id, kind, item_id),
                 )
                 return cursor.rowcount > 0
 

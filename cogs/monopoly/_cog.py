@@ -21,11 +21,11 @@ from bot.rules_summary import describe_rules
 from bot.service import GameService, LobbyPlayer
 from bot.stats import leaderboard, result_of
 from bot.store import ApplyResult, ChannelBusy, GameRow, StoreError
-from cogs.monopoly import _absence, _cards, _controls, _house_rules, _manage, _themes, _trade
+from cogs.monopoly import _absence, _cards, _controls, _house_rules, _manage, _trade, _uploads
 from cogs.monopoly import _panels as panels
 from cogs.monopoly._deadlines import DEADLINES, Deadlines
 from cogs.monopoly._panels import leaderboard_text
-from cogs.monopoly._text import Narrator, mentions, theme_of
+from cogs.monopoly._text import Narrator, board_of, mentions, theme_of
 from cogs.monopoly._timing import (
     DEADLINE_CHOICES,
     DIGEST_CHOICES,
@@ -202,6 +202,7 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         deadline="Time each player has for a move before the bot plays it safe",
         game="MONOPOLY or MONOPOLY The Card Game",
         where="Play in this channel or in a new thread of it",
+        edition="A board of this server's own (see /monopoly edition)",
     )
     @app_commands.choices(
         where=[
@@ -229,6 +230,7 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         deadline: str = "off",
         game: str = "board",
         where: str = "here",
+        edition: str | None = None,
     ) -> None:
         """Open a lobby: players join with a button, the host starts the game.
 
@@ -239,8 +241,13 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         lang = language or user_lang(interaction)
         host = LobbyPlayer(interaction.user.id, interaction.user.display_name)
         try:
-            chosen = await _themes.resolve(
-                self, interaction.guild_id or 0, theme if game == "board" else None, preset
+            board_game = game == "board"  # the card game has neither themes nor boards
+            chosen = await _uploads.resolve(
+                self,
+                interaction.guild_id or 0,
+                preset,
+                theme if board_game else None,
+                edition if board_game else None,
             )
         except IllegalAction as error:
             await self._reply(interaction, explain(user_lang(interaction), error))
@@ -259,6 +266,7 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
                 lang=lang,
                 theme=chosen["theme"],
                 theme_data=chosen.get("theme_data"),
+                board_data=chosen.get("board_data"),
                 max_players=max_players,
                 deadline=deadline,
                 game=game,
@@ -282,7 +290,13 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
     async def _theme_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return await _themes.suggestions(self, interaction, current)
+        return await _uploads.suggestions(self, interaction, current, _uploads.THEME)
+
+    @start.autocomplete("edition")
+    async def _edition_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await _uploads.suggestions(self, interaction, current, _uploads.BOARD)
 
     theme_group = app_commands.Group(name="theme", description="Board themes of this server")
 
@@ -292,24 +306,53 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
         self, interaction: discord.Interaction, file: discord.Attachment
     ) -> None:
         """Check a theme file and keep it for this server."""
-        await _themes.upload(self, interaction, file)
+        await _uploads.upload(self, interaction, file, _uploads.THEME)
 
     @theme_group.command(name="list", description="The themes lobbies of this server can use")
     async def theme_list(self, interaction: discord.Interaction) -> None:
         """The shipped themes and this server's own."""
-        await _themes.list_themes(self, interaction)
+        await _uploads.list_files(self, interaction, _uploads.THEME)
 
     @theme_group.command(name="remove", description="Remove one of this server's themes (admins)")
     @app_commands.describe(theme="The theme's id")
     async def theme_remove(self, interaction: discord.Interaction, theme: str) -> None:
         """Delete a server theme; games using it keep their copy."""
-        await _themes.remove(self, interaction, theme)
+        await _uploads.remove(self, interaction, theme, _uploads.THEME)
 
     @theme_remove.autocomplete("theme")
     async def _own_theme_choices(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return await _themes.suggestions(self, interaction, current, own_only=True)
+        return await _uploads.suggestions(self, interaction, current, _uploads.THEME, own_only=True)
+
+    edition_group = app_commands.Group(
+        name="edition", description="This server's own boards (editions)"
+    )
+
+    @edition_group.command(name="upload", description="Add a whole board from a JSON file")
+    @app_commands.describe(file="The board as a JSON file (see docs/presets.md)")
+    async def edition_upload(
+        self, interaction: discord.Interaction, file: discord.Attachment
+    ) -> None:
+        """Check a board file, try it out and keep it for this server."""
+        await _uploads.upload(self, interaction, file, _uploads.BOARD)
+
+    @edition_group.command(name="list", description="This server's own boards")
+    async def edition_list(self, interaction: discord.Interaction) -> None:
+        """The boards this server uploaded."""
+        await _uploads.list_files(self, interaction, _uploads.BOARD)
+
+    @edition_group.command(name="remove", description="Remove one of this server's boards")
+    @app_commands.describe(edition="The board's id")
+    async def edition_remove(self, interaction: discord.Interaction, edition: str) -> None:
+        """Delete a server board; games on it keep their copy."""
+        await _uploads.remove(self, interaction, edition, _uploads.BOARD)
+
+    @edition_remove.autocomplete("edition")
+    async def _own_edition_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await _uploads.suggestions(self, interaction, current, _uploads.BOARD)
 
     async def _new_thread(
         self, interaction: discord.Interaction, host: LobbyPlayer, lang: str, game: str
@@ -418,10 +461,11 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
             return
         lang = user_lang(interaction)
         if row.state is not None:
-            rules = row.state.rules
+            rules, board = row.state.rules, row.state.board
         else:
             rules = Rules.from_preset(row.settings["preset"], **row.settings.get("overrides", {}))
-        await self._reply(interaction, "\n".join(describe_rules(rules, lang))[:1900])
+            board = board_of(row.settings)
+        await self._reply(interaction, "\n".join(describe_rules(rules, lang, board))[:1900])
 
     @app_commands.command(name="stats", description="Who has won most games on this server")
     @app_commands.describe(game="Only MONOPOLY or only the card game (default: both)")
@@ -767,7 +811,8 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
                 rules = Rules.from_preset(
                     row.settings["preset"], **row.settings.get("overrides", {})
                 )
-                await self._reply(interaction, "\n".join(describe_rules(rules, lang))[:1900])
+                text = "\n".join(describe_rules(rules, lang, board_of(row.settings)))
+                await self._reply(interaction, text[:1900])
                 return
             if act == "join":
                 settings = await self.service.join(game, user)

@@ -18,6 +18,7 @@ from bot.i18n import t
 from bot.rules_summary import changed_settings, describe_rules
 from bot.store import StoreError
 from cogs.monopoly import _panels as panels
+from cogs.monopoly._text import board_of
 from cogs.monopoly._widgets import PanelButton, PanelSelect, explain, lang_of, panel, reply
 
 if TYPE_CHECKING:
@@ -82,7 +83,8 @@ def house_rules_panel(game: int, settings: dict[str, Any], lang: str) -> dict[st
     for index, key in enumerate(AMOUNTS):
         view.add_item(PanelButton(game, "hr_amounts", str(index), label=t(lang, key), row=4))
     marker = t(lang, "summary.changed")
-    lines = [line for line in describe_rules(rules, lang) if line.endswith(marker)]
+    summary = describe_rules(rules, lang, board_of(settings))
+    lines = [line for line in summary if line.endswith(marker)]
     text = t(lang, "house_rules.title")
     if changed_settings(rules):
         text += "\n" + "\n".join(lines)

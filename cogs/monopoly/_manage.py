@@ -31,7 +31,7 @@ from bot.i18n import t
 from bot.store import StoreError
 from cogs.monopoly._ids import GameButton
 from cogs.monopoly._picker import LotPicker, Side, load_draft_game
-from cogs.monopoly._text import Narrator, refusal, theme_of
+from cogs.monopoly._text import Narrator, board_of, refusal, theme_of
 from cogs.monopoly._trade import lot_offer_buttons
 from cogs.monopoly._widgets import (
     Draft,
@@ -809,7 +809,7 @@ async def _board_here(
     if row.state is not None:
         return row.state.board, row.state, settings
     rules = Rules.from_preset(settings["preset"], **settings.get("overrides", {}))
-    return load_board(rules.board), None, settings
+    return board_of(settings) or load_board(rules.board), None, settings
 
 
 def _display_names(board: Board, settings: dict[str, Any]) -> list[str]:

@@ -20,7 +20,7 @@ from cogs.monopoly import _timing as timing
 from cogs.monopoly._computers import lobby_select
 from cogs.monopoly._ids import GameButton
 from cogs.monopoly._manage import turn_extras
-from cogs.monopoly._text import Narrator, mention, mentions, theme_of
+from cogs.monopoly._text import Narrator, board_of, mention, mentions, theme_of
 from render.board import render_board
 
 MAX_LINES = 18
@@ -49,7 +49,7 @@ def lobby_message(game_id: int, settings: dict[str, Any]) -> dict[str, Any]:
     embed.add_field(
         name=t(lang, "lobby.players", count=len(settings["players"])), value=players, inline=False
     )
-    summary = describe_rules(rules, lang)
+    summary = describe_rules(rules, lang, board_of(settings))
     marker = t(lang, "summary.changed")
     house_rules = [line for line in summary[3:] if line.endswith(marker)]
     theme = theme_of(settings)

@@ -5,12 +5,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.engine.board import Board
+from bot.engine.board import Board, custom_board
 from bot.engine.errors import IllegalAction
 from bot.engine.state import BANK, POT, GameState
 from bot.engine.themes import Theme, load_theme, theme_from_json
 from bot.i18n import money, t
 from bot.store import StoreError
+
+
+def board_of(settings: dict[str, Any]) -> Board | None:
+    """A server's own board chosen for the game (carried in its settings), if any."""
+    data = settings.get("board_data")
+    return custom_board(data) if data else None
 
 
 def theme_of(settings: dict[str, Any]) -> Theme | None:

@@ -532,3 +532,11 @@ async def double_click(
     table.env.backend.emit("INTERACTION_CREATE", second_payload)
     await table.env.settle()
     return InteractionResult(table.env, first), InteractionResult(table.env, second)
+
+
+def server_admin(table: Table, name: str = "erin") -> Member:
+    """A new member who may manage the server (the four players may not)."""
+    role = table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
+    member = table.guild.add_member(table.env.create_user(name), roles=[role])
+    table.set_locale(member, "de")
+    return member

@@ -9,9 +9,14 @@ from __future__ import annotations
 
 import json
 
-import discord
-
-from tests.discord.helpers import Member, Table, embed_text, open_lobby, private_reply
+from tests.discord.helpers import (
+    Member,
+    Table,
+    embed_text,
+    open_lobby,
+    private_reply,
+    server_admin,
+)
 
 pytest_plugins = ["tests.discord.helpers"]
 
@@ -26,14 +31,6 @@ def as_file(raw: object) -> tuple[str, bytes]:
     return ("theme.json", json.dumps(raw).encode())
 
 
-def admin(table: Table) -> Member:
-    """Erin may manage the server (the four players may not)."""
-    role = table.guild.create_role("Admins", permissions=discord.Permissions(manage_guild=True))
-    erin = table.guild.add_member(table.env.create_user("erin"), roles=[role])
-    table.set_locale(erin, "de")
-    return erin
-
-
 async def upload(member: Member, table: Table, raw: object) -> str:
     result = await member.slash(table.channel, "monopoly theme upload", file=as_file(raw))
     assert result.ephemeral
@@ -46,9 +43,9 @@ async def property_names(member: Member, table: Table, typed: str) -> list[str]:
 
 
 async def test_an_admin_uploads_a_theme_and_a_game_plays_with_it(table: Table) -> None:
-    erin = admin(table)
+    erin = server_admin(table)
     assert "verwalten" in await upload(table.alice, table, KEKSE)  # not an admin
-    assert await table.bot.store.guild_themes(table.guild.id) == {}
+    assert await table.bot.store.guild_files(table.guild.id, "theme") == {}
 
     assert await upload(erin, table, KEKSE) == (
         "Thema **Kekse** (`kekse`) gespeichert. Wählbar mit `/monopoly starten thema:kekse`."
@@ -72,12 +69,12 @@ async def test_an_admin_uploads_a_theme_and_a_game_plays_with_it(table: Table) -
     # Removed from the server, the theme stays with the game that uses it.
     removed = await erin.slash(table.channel, "monopoly theme remove", theme="kekse")
     assert "entfernt" in private_reply(removed)
-    assert await table.bot.store.guild_themes(table.guild.id) == {}
+    assert await table.bot.store.guild_files(table.guild.id, "theme") == {}
     assert await property_names(table.alice, table, "keks") == ["Keksweg"]
 
 
 async def test_a_bad_theme_file_is_refused_with_its_first_problem(table: Table) -> None:
-    erin = admin(table)
+    erin = server_admin(table)
     ping = {**KEKSE, "squares": {"1": "<@everyone>", "2": "x" * 41}}
     assert await upload(erin, table, ping) == (
         "Diese Themen-Datei geht nicht – bei `squares.1`: Namen dürfen keine Formatierung, "
@@ -96,11 +93,11 @@ async def test_a_bad_theme_file_is_refused_with_its_first_problem(table: Table) 
     assert "die Datei hat 100000 Bytes; erlaubt sind höchstens 32000" in private_reply(huge)
     builtin = {**KEKSE, "id": "hunter_x_hunter"}
     assert "eingebautes Thema" in await upload(erin, table, builtin)
-    assert await table.bot.store.guild_themes(table.guild.id) == {}
+    assert await table.bot.store.guild_files(table.guild.id, "theme") == {}
 
 
 async def test_start_refuses_an_unknown_theme_or_one_for_another_board(table: Table) -> None:
-    erin = admin(table)
+    erin = server_admin(table)
     await upload(erin, table, KEKSE)
     unknown = await open_lobby(table, table.alice, language="de", theme="nope")
     assert private_reply(unknown).startswith("Es gibt kein Thema `nope`.")

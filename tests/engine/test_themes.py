@@ -14,11 +14,17 @@ from typing import Any
 import pytest
 
 from bot.engine.board import available_boards, load_board
+from bot.engine.game import apply_action, new_game
+from bot.engine.record import GameRecord
+from bot.engine.rules import Rules
+from bot.engine.simple_players import next_simple_action
+from bot.engine.state import GameState
 from bot.engine.themes import (
     InvalidData,
     Theme,
     available_themes,
     load_theme,
+    parse_board_file,
     parse_theme_file,
     theme_from_dict,
     theme_from_json,
@@ -326,4 +332,81 @@ def test_a_theme_file_round_trips_through_its_stored_form() -> None:
 def test_a_bad_theme_file_names_its_first_problem(data: bytes, code: str, where: str) -> None:
     with pytest.raises(InvalidData) as info:
         parse_theme_file(data, reserved={"classic_x"})
+    assert (info.value.code, info.value.where) == (code, where)
+
+
+# -- whole boards uploaded by a server --------------------------------------------------
+
+
+def _euro_raw() -> dict[str, Any]:
+    path = resources.files("bot.engine") / "data" / "boards" / "de_euro.json"
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _own_board() -> dict[str, Any]:
+    raw = _euro_raw()
+    raw["id"] = "heimatstadt"
+    raw["name"] = "Monopoly Heimatstadt"
+    raw["squares"][1]["name"] = "Kirchgasse"
+    raw["squares"][39]["name"] = "Burgberg"
+    raw["squares"][39]["price"] = 420
+    return raw
+
+
+def test_a_server_board_is_checked_tried_and_named_by_its_content() -> None:
+    board = parse_board_file(json.dumps(_own_board()).encode())
+    assert board.id.startswith("heimatstadt_") and len(board.id) == len("heimatstadt_") + 8
+    assert board.squares[39].name == "Burgberg" and board.squares[39].price == 420
+    assert board.source is not None and board.source["id"] == board.id
+    again = parse_board_file(json.dumps(_own_board()).encode())
+    assert again.id == board.id  # same content, same id
+    changed = _own_board()
+    changed["squares"][1]["name"] = "Marktplatz"
+    assert parse_board_file(json.dumps(changed).encode()).id != board.id
+
+
+def test_a_game_on_a_server_board_carries_the_board_in_its_json() -> None:
+    """The game never needs the server's file again: its JSON, copies and its record
+    rebuild the same board (names, prices) from ``board_data``."""
+    board = parse_board_file(json.dumps(_own_board()).encode())
+    rules = Rules.from_preset("classic", board=board.id)
+    state = new_game([("1", "a"), ("2", "b")], seed=4, rules=rules, board=board)
+    record = GameRecord.begin(state)
+    for _ in range(60):
+        action = next_simple_action(state)
+        assert action is not None
+        record.add(action, apply_action(state, action))
+    raw = state.to_dict()
+    assert raw["board"] == board.id and raw["board_data"]["squares"][39]["name"] == "Burgberg"
+    again = GameState.from_json(state.to_json())
+    assert again.board.squares[39].price == 420 and again.to_json() == state.to_json()
+    assert state.copy().board is board  # cached by content: copies share the board
+    assert record.replay().to_json() == state.to_json()
+    shipped = new_game([("1", "a"), ("2", "b")], seed=4)
+    assert "board_data" not in shipped.to_dict()
+
+
+def test_a_game_on_a_server_board_must_be_given_the_board_its_rules_name() -> None:
+    board = parse_board_file(json.dumps(_own_board()).encode())
+    with pytest.raises(ValueError):
+        new_game([("1", "a"), ("2", "b")], seed=4, board=board)  # rules name de_euro
+
+
+@pytest.mark.parametrize(
+    ("change", "code", "where"),
+    [
+        (
+            lambda raw: raw["squares"][3].update(name="<@everyone>"),
+            "name_has_markup",
+            "squares[3].name",
+        ),
+        (lambda raw: raw["squares"].pop(), "need_40_squares", "squares"),
+        (lambda raw: raw["chance"][0].update(effect={"type": "move_to"}), "unplayable", "board"),
+    ],
+)
+def test_a_bad_board_file_names_its_first_problem(change: Any, code: str, where: str) -> None:
+    raw = _own_board()
+    change(raw)
+    with pytest.raises(InvalidData) as info:
+        parse_board_file(json.dumps(raw).encode())
     assert (info.value.code, info.value.where) == (code, where)

@@ -11,8 +11,6 @@ deterministically, in a few milliseconds.
 
 from __future__ import annotations
 
-from functools import cache
-
 from bot.engine.board import Board, load_board
 
 IN_JAIL = 40
@@ -56,11 +54,25 @@ def _resolve(board: Board, square: int) -> list[tuple[int, float]]:
     return [(square, 1.0)]
 
 
-@cache
-def landing_frequencies(board_id: str) -> tuple[float, ...]:
+def landing_frequencies(board: Board | str) -> tuple[float, ...]:
     """The share of throws ending on each of the 40 squares (jail visits at 10 count;
-    being sent to jail does not), summing to 1 with the share sent to jail."""
-    board = load_board(board_id)
+    being sent to jail does not), summing to 1 with the share sent to jail.
+
+    ``board`` is a :class:`Board` or a shipped board's id; computed once per board id
+    (a server's boards have ids made from their content).
+    """
+    if isinstance(board, str):
+        board = load_board(board)
+    found = _FREQUENCIES.get(board.id)
+    if found is None:
+        found = _FREQUENCIES[board.id] = _frequencies(board)
+    return found
+
+
+_FREQUENCIES: dict[str, tuple[float, ...]] = {}
+
+
+def _frequencies(board: Board) -> tuple[float, ...]:
     transitions: list[list[tuple[int, float]]] = []
     for origin in range(41):
         start = board.jail_index if origin == IN_JAIL else origin

@@ -233,7 +233,7 @@ class StrongPlayer:
 
     def _best_build(self, state: GameState, seat: int, budget: float) -> int | None:
         """The street where the next house adds most rent per euro, within ``budget``."""
-        frequency = landing_frequencies(state.board.id)
+        frequency = landing_frequencies(state.board)
         best, best_gain = None, 0.0
         for group in state.board.street_groups:
             if state.owner[group[0]] != seat:
@@ -261,7 +261,7 @@ class StrongPlayer:
         built on) and only when the house's extra rent over the horizon beats the
         lot's lost rent, the 10 % interest and the trade margin.
         """
-        frequency = landing_frequencies(state.board.id)
+        frequency = landing_frequencies(state.board)
         squares = state.board.squares
         throws = HORIZON * max(1, len(opponents(state, seat)))
         candidates = []

@@ -62,7 +62,7 @@ def lot_value(
     """What ``square`` is worth to ``seat`` owning it (with the owners in ``owner``)."""
     owner = state.owner if owner is None else owner
     info = state.board.squares[square]
-    frequency = landing_frequencies(state.board.id)[square]
+    frequency = landing_frequencies(state.board)[square]
     throws = HORIZON * max(1, len(opponents(state, seat)))
     houses = state.houses[square]
     if state.mortgaged[square]:
