@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.engine.board import load_board
+from bot.engine.board import Board, load_board
 from bot.engine.errors import IllegalAction
+from bot.engine.game import new_game
 from bot.engine.rules import Rules
 from bot.engine.themes import (
     MAX_BOARD_BYTES,
@@ -33,6 +34,7 @@ from bot.engine.themes import (
 )
 from bot.i18n import t
 from cogs.monopoly._widgets import lang_of, reply
+from render.board import render_board
 
 if TYPE_CHECKING:
     from cogs.monopoly._cog import MonopolyCog
@@ -59,7 +61,19 @@ def _parse(kind: str, data: bytes) -> tuple[str, dict[str, str], dict[str, Any]]
         return theme.id, theme.name, theme_to_dict(theme)
     board = parse_board_file(data)
     assert board.source is not None
+    _try_drawing(board)
     return board.id, {"de": board.name}, board.source
+
+
+def _try_drawing(board: Board) -> None:
+    """Draw the board once, as every turn will: a board the image cannot show is refused."""
+    rules = Rules.from_preset("classic", board=board.id)
+    state = new_game([("1", "A"), ("2", "B")], seed=0, rules=rules, board=board)
+    try:
+        render_board(state, size=700)
+    except Exception as error:  # noqa: BLE001 - any failure makes the board unusable here
+        detail = f"{type(error).__name__}: {error}"[:120]
+        raise InvalidData("unplayable", "board", seed=0, detail=detail) from error
 
 
 async def upload(cog: MonopolyCog, interaction: discord.Interaction, file: Any, kind: str) -> None:
