@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -742,17 +743,13 @@ async def _assign(
     cog: MonopolyCog, interaction: discord.Interaction, game: int, arg: Any, values: list[str]
 ) -> None:
     nonce, _, index = str(arg or "").partition("-")
-    draft = await live_draft(cog, LAYOUT, interaction, game, nonce)
-    state = await _card_state(cog, interaction, game) if draft is not None else None
-    if draft is None or state is None:
-        return
-    assert isinstance(draft, LayoutDraft)
-    keys = _assignables(state, draft.cards)
-    if index.isdigit() and int(index) < len(keys) and values:
-        draft.assign[keys[int(index)]] = values[0]
-    await interaction.response.edit_message(
-        **assign_message(game, state, draft, lang_of(interaction))
-    )
+
+    def answer(state: CardState, draft: LayoutDraft) -> None:
+        keys = _assignables(state, draft.cards)
+        if index.isdigit() and int(index) < len(keys) and values:
+            draft.assign[keys[int(index)]] = values[0]
+
+    await _assignment_step(cog, interaction, game, nonce, answer)
 
 
 @panel("c_assign_page")
@@ -760,11 +757,27 @@ async def _assign_page(
     cog: MonopolyCog, interaction: discord.Interaction, game: int, arg: Any, values: list[str]
 ) -> None:
     nonce, _, step = str(arg or "").partition("-")
+
+    def turn(state: CardState, draft: LayoutDraft) -> None:
+        draft.page += 1 if step == "n" else -1  # assign_message keeps it within the pages
+
+    await _assignment_step(cog, interaction, game, nonce, turn)
+
+
+async def _assignment_step(
+    cog: MonopolyCog,
+    interaction: discord.Interaction,
+    game: int,
+    nonce: str,
+    change: Callable[[CardState, LayoutDraft], None],
+) -> None:
+    """Apply ``change`` to the player's lay-out draft and show the assignment step again."""
     draft = await live_draft(cog, LAYOUT, interaction, game, nonce)
     state = await _card_state(cog, interaction, game) if draft is not None else None
     if draft is None or state is None:
         return
-    draft.page += 1 if step == "n" else -1  # assign_message keeps it within the pages
+    assert isinstance(draft, LayoutDraft)
+    change(state, draft)
     await interaction.response.edit_message(
         **assign_message(game, state, draft, lang_of(interaction))
     )
