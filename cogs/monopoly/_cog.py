@@ -20,7 +20,7 @@ from bot.i18n import normalise_language, t
 from bot.rules_summary import describe_rules
 from bot.service import GameService, LobbyPlayer
 from bot.stats import leaderboard, result_of
-from bot.store import ApplyResult, ChannelBusy, GameRow, StoreError
+from bot.store import ApplyResult, ChannelBusy, GameRow, GameStatus, StoreError
 from cogs.monopoly import _absence, _cards, _controls, _house_rules, _manage, _trade, _uploads
 from cogs.monopoly import _panels as panels
 from cogs.monopoly._deadlines import DEADLINES, Deadlines
@@ -466,6 +466,17 @@ class MonopolyCog(commands.GroupCog, name="Monopoly", group_name="monopoly"):
             rules = Rules.from_preset(row.settings["preset"], **row.settings.get("overrides", {}))
             board = board_of(row.settings)
         await self._reply(interaction, "\n".join(describe_rules(rules, lang, board))[:1900])
+
+    @app_commands.command(name="games", description="The open games of this server")
+    async def games(self, interaction: discord.Interaction) -> None:
+        """Every lobby and running game of the server: where, which game, whose move."""
+        lang = user_lang(interaction)
+        store = self.service.store
+        rows = []
+        for info in await store.list_games(interaction.guild_id or 0):
+            if info.status in (GameStatus.LOBBY, GameStatus.RUNNING):
+                rows.append(await store.load(info.id))
+        await self._reply(interaction, panels.games_text(rows, lang))
 
     @app_commands.command(name="stats", description="Who has won most games on this server")
     @app_commands.describe(game="Only MONOPOLY or only the card game (default: both)")

@@ -32,16 +32,14 @@ import discord
 
 from bot.cardgame import CardState
 from bot.cardgame import default_action as card_default_action
-from bot.cardgame import waiting_for as card_waiting_for
 from bot.engine.defaults import default_action as board_default_action
 from bot.engine.errors import IllegalAction
-from bot.engine.legal import waiting_for as board_waiting_for
 from bot.engine.state import GameState
 from bot.i18n import t
 from bot.store import GameNotRunning, GameRow, GameStore, StaleAction, StoreError, Timer
 from bot.store.kinds import AnyState
 from cogs.monopoly import _absence, _cards, _digest
-from cogs.monopoly._text import mentions
+from cogs.monopoly._text import mentions, waiting_for
 from cogs.monopoly._timing import DURATIONS, duration, next_digest, setting, soon_before
 
 if TYPE_CHECKING:
@@ -61,13 +59,6 @@ AUTO_DELAY = 2.0
 CARD_TIMERS = ("deadline", "reminder", "reminder_soon", "auto", "digest")
 #: Timers that belong to the state of the moment and are planned anew after each action.
 TURN_TIMERS = ("deadline", "reminder", "reminder_soon", "auto")
-
-
-def waiting_for(state: AnyState) -> list[int]:
-    """The seats the game waits on, board game or card game."""
-    if isinstance(state, CardState):
-        return card_waiting_for(state)
-    return board_waiting_for(state)
 
 
 def default_action(state: AnyState, seat: int) -> dict[str, Any] | None:

@@ -16,11 +16,13 @@ from bot.engine.wealth import standings, wealth
 from bot.i18n import t
 from bot.rules_summary import describe_rules
 from bot.stats import Standing
+from bot.store import GameRow
 from cogs.monopoly import _timing as timing
 from cogs.monopoly._computers import lobby_select
 from cogs.monopoly._ids import GameButton
 from cogs.monopoly._manage import turn_extras
 from cogs.monopoly._text import Narrator, board_of, mention, mentions, theme_of
+from cogs.monopoly._text import waiting_for as any_waiting_for
 from render.board import render_board
 
 MAX_LINES = 18
@@ -443,4 +445,33 @@ def leaderboard_text(ranking: list[Standing], lang: str, game: str | None, reade
     own = next((n for n, s in enumerate(ranking, 1) if s.user_id == reader), None)
     if own is not None and own > LEADERBOARD_TOP:
         lines += ["…", line(own, ranking[own - 1])]
+    return "\n".join(lines)
+
+
+#: Games listed by ``/monopoly games`` (a message holds 2 000 characters).
+GAMES_LISTED = 15
+
+
+def games_text(rows: list[GameRow], lang: str) -> str:
+    """``/monopoly games``: each open game's channel, kind, round and whose move it is."""
+    if not rows:
+        return t(lang, "games.none")
+    lines = [t(lang, "games.title", count=len(rows))]
+    for row in rows[:GAMES_LISTED]:
+        settings = row.settings
+        kind = t(lang, "games.cards" if settings.get("game") == "cards" else "games.board")
+        where = f"<#{row.channel_id}>"
+        state = row.state
+        if state is None:
+            count = len(settings.get("players", []))
+            lines.append(t(lang, "games.lobby", where=where, kind=kind, count=count))
+            continue
+        waiting = ", ".join(state.players[s].name for s in any_waiting_for(state)) or "–"
+        since = f"<t:{int(row.updated_at.timestamp())}:R>"
+        key = "games.paused" if settings.get("paused") else "games.running"
+        lines.append(
+            t(lang, key, where=where, kind=kind, turn=state.turn, waiting=waiting, since=since)
+        )
+    if len(rows) > GAMES_LISTED:
+        lines.append(t(lang, "games.more", count=len(rows) - GAMES_LISTED))
     return "\n".join(lines)

@@ -5,12 +5,23 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bot.cardgame import CardState
+from bot.cardgame import waiting_for as card_waiting_for
 from bot.engine.board import Board, custom_board
 from bot.engine.errors import IllegalAction
+from bot.engine.legal import waiting_for as board_waiting_for
 from bot.engine.state import BANK, POT, GameState
 from bot.engine.themes import Theme, load_theme, theme_from_json
 from bot.i18n import money, t
 from bot.store import StoreError
+from bot.store.kinds import AnyState
+
+
+def waiting_for(state: AnyState) -> list[int]:
+    """The seats the game waits on, board game or card game."""
+    if isinstance(state, CardState):
+        return card_waiting_for(state)
+    return board_waiting_for(state)
 
 
 def board_of(settings: dict[str, Any]) -> Board | None:

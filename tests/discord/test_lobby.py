@@ -280,3 +280,23 @@ async def test_no_thread_without_the_permission(table: Table) -> None:
     assert "Öffentliche Threads erstellen" in private_reply(refused)
     assert closed.threads == []
     assert await table.bot.store.game_in_channel(closed.id) is None
+
+
+async def test_the_open_games_of_the_server(table: Table) -> None:
+    """``/monopoly games`` lists every lobby and running game of the server with its
+    channel and whose move it is; finished games are not listed."""
+    none = await table.dave.slash(table.channel, "monopoly games")
+    assert private_reply(none).startswith("Auf diesem Server läuft gerade kein Spiel.")
+    await open_lobby(table, table.alice, language="de", where="thread")
+    (thread,) = table.channel.threads
+    await table.bob.click(thread.last_message, label="Mitspielen")
+    await table.alice.click(thread.last_message, label="Spiel starten")
+    await open_lobby(table, table.carol, language="de")
+
+    listed = private_reply(await table.dave.slash(table.channel, "monopoly games"))
+    lines = listed.splitlines()
+    assert lines[0] == "🎲 **Offene Spiele auf diesem Server** (2)"
+    assert lines[1].startswith(f"• <#{thread.id}> – MONOPOLY, Zug 1: wartet auf alice")
+    assert (
+        lines[2] == f"• <#{table.channel.id}> – MONOPOLY: Warteraum, 1 Spieler warten auf den Start"
+    )
