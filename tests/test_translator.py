@@ -10,8 +10,9 @@ import discord
 
 from bot.app import MonopolyBot
 from bot.config import Settings
-from bot.i18n import catalog
+from bot.i18n import catalog, t
 from bot.translator import CatalogTranslator
+from cogs.monopoly._widgets import group_name
 
 
 def test_every_command_has_a_german_name_and_description(tmp_path: Path) -> None:
@@ -82,3 +83,9 @@ def test_texts_name_commands_as_the_reader_sees_them() -> None:
                 assert command in commands, (lang, key, words)
                 for option in re.findall(r"([a-z_]+):", words):
                     assert option in commands[command], (lang, key, words, option)
+
+
+def test_group_names_of_a_server_board_fall_back_to_their_id() -> None:
+    """Shipped groups have catalog names; a server board's own group shows its id."""
+    assert group_name("de", None, "dark_blue") == t("de", "group.dark_blue")
+    assert group_name("en", None, "old_town") == "Old Town"

@@ -282,7 +282,10 @@ def group_name(lang: str, theme: Theme | None, group: str | None) -> str:
         return ""
     if theme is not None and group in theme.groups:
         return theme.groups[group]
-    return t(lang, f"group.{group}")
+    key = f"group.{group}"
+    text = t(lang, key)
+    # A server's own board may have groups of its own: their id is better than a key.
+    return text if text != key else group.replace("_", " ").title()
 
 
 def lot_option(
