@@ -8,7 +8,7 @@ import sys
 import discord
 from discord.ext import commands
 
-from bot.config import Settings
+from bot.config import Settings, Tuning
 from bot.i18n import normalise_language, t
 from bot.logging_setup import configure_logging
 from bot.scheduler import Scheduler
@@ -19,7 +19,7 @@ from bot.translator import CatalogTranslator
 log = logging.getLogger(__name__)
 
 #: Extension modules (cogs) loaded at start-up, e.g. ``"cogs.game"``.
-EXTENSIONS: tuple[str, ...] = ("cogs.monopoly",)
+EXTENSIONS: tuple[str, ...] = ("cogs.extension",)
 
 NO_TOKEN_MESSAGE = """\
 monopoly-bot: no DISCORD_TOKEN set, so the bot cannot log in to Discord.
@@ -54,17 +54,20 @@ class MonopolyBot(commands.Bot):
         *,
         store: GameStore | None = None,
         seeds: SeedSource | None = None,
+        tuning: Tuning | None = None,
     ) -> None:
         """Create the bot for ``settings``; does not connect to Discord.
 
         ``store`` defaults to the database named by the settings; tests pass their
-        own, and ``seeds`` to make the dice of new games predictable.
+        own, ``seeds`` to make the dice of new games predictable and ``tuning`` to make
+        the computer players and the publisher quicker.
         """
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
         )
         self.settings = settings
+        self.tuning = tuning or Tuning()
         self.store = store if store is not None else store_for(settings)
         self.service = GameService(self.store, seeds=seeds)
         # Games set aside at start-up because their state could not be read; their
@@ -124,16 +127,24 @@ class MonopolyBot(commands.Bot):
                     )
 
     async def _fire_timer(self, timer: Timer) -> None:
-        cog = self.get_cog("Monopoly")
-        if cog is not None:
-            await cog.deadlines.fire(timer)  # type: ignore[attr-defined]
+        # Set by the Discord layer's extension (cogs/extension.py): bot/ imports no cog.
+        handler = getattr(self, "timer_handler", None)
+        if handler is not None:
+            await handler(timer)
+
+    async def stop_background(self) -> None:
+        """Stop the timers and the Discord layer's background work (sweeps, edits)."""
+        core = getattr(self, "core", None)
+        if core is not None:
+            await core.stop()
+        scheduler = getattr(self, "scheduler", None)
+        if scheduler is not None:
+            await scheduler.stop()
 
     async def close(self) -> None:
         """Log out, stop the timers, then close the store after its last writes."""
         await super().close()
-        scheduler = getattr(self, "scheduler", None)
-        if scheduler is not None:
-            await scheduler.stop()
+        await self.stop_background()
         await self.store.close()
 
 

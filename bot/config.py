@@ -101,3 +101,28 @@ class Settings:
             log_level=(get("MONOPOLY_LOG_LEVEL") or DEFAULT_LOG_LEVEL).upper(),
             dev_guild_id=dev_guild_id,
         )
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """Pacing of the bot that tests shorten (not read from the environment).
+
+    ``auto_delay``: seconds a computer seat waits before each move, so people can follow;
+    ``edit_interval``: seconds between two edits of one message (rate limits);
+    ``sweep_every``: seconds between the reconciler's sweeps of games whose messages failed;
+    ``check_delay``: seconds before a game whose outdated message was clicked is checked.
+    """
+
+    auto_delay: float = 2.0
+    edit_interval: float = 1.0
+    sweep_every: float = 60.0
+    check_delay: float = 5.0
+
+    def core_options(self) -> dict[str, float]:
+        """The options of the Discord layer's core (``cogs/core/services.py``)."""
+        return {
+            "auto_delay": self.auto_delay,
+            "edit_interval": self.edit_interval,
+            "sweep_every": self.sweep_every,
+            "check_delay": self.check_delay,
+        }

@@ -1,22 +1,46 @@
 """The durable scheduler: fires the store's timers when they come due.
 
-Timers (turn deadlines, reminders, auction and trade closing times, the end of a
-time-limited game) are rows of the game store, so they survive restarts. One loop
-fires every timer that is due, then sleeps until the earliest pending one, at most
-``max_sleep`` seconds, or until :meth:`Scheduler.wake` says an earlier timer was
-added. On start-up the loop's first round fires every timer that came due while
-the bot was down.
+Timers (turn deadlines, reminders, computer moves, auction and trade closing times,
+the end of a time-limited game) are rows of the game store, so they survive
+restarts. One loop fires every timer that is due, then sleeps until the earliest
+pending one, at most ``max_sleep`` seconds, or until :meth:`Scheduler.wake` says an
+earlier timer was added. On start-up the loop's first round fires every timer that
+came due while the bot was down.
 
-**At most once.** Each timer is claimed in the store (``fired_at`` is set, see
-:meth:`~bot.store.GameStore.claim_timer`) *before* its handler runs, so a timer
-never fires twice: not after a restart, not when two schedulers share a database.
-The price is that a crash (or a failing handler) between the claim and the end of
-the handler loses that one firing. That is the right way round here: a missed
-reminder or a deadline that the next deadline catches is harmless, but a deadline's
-default action applied twice would make a player's move for them twice. (The game
-actions themselves are guarded by the store's ``seq`` as well: a handler should
-apply its action with the ``expected_seq`` it was scheduled for, so an action for a
-state that has moved on is refused as stale rather than applied to the new one.)
+**At least once.** For each due timer the scheduler first takes a *lease* in the
+store (:meth:`~bot.store.GameStore.claim_timer`): for :data:`LEASE_SECONDS` nobody
+else takes that timer. Then it runs the handler, renewing the lease while the
+handler runs longer than a third of it, and only when the handler has finished
+does it mark the timer fired (:meth:`~bot.store.GameStore.complete_timer`). So:
+
+* A process that dies while a handler runs (or a scheduler stopped before its
+  handler finished) leaves the lease behind; once the lease has run out the timer
+  is due again and fires again, after a restart or in another scheduler on the
+  same database. A firing is never lost: a lost turn deadline or computer move
+  would be a game that stops for good.
+* A handler that raises is tried again after a back-off (:data:`RETRY_BACKOFF`
+  seconds times the attempts so far, at most :data:`MAX_BACKOFF`). After
+  :data:`MAX_ATTEMPTS` attempts the scheduler gives up on the timer: it is marked
+  fired and an error names it.
+* Two schedulers sharing a database never run one timer at the same time (while
+  its lease lasts).
+
+**Handlers must be idempotent.** The price of never losing a firing is that a
+handler may run twice for one timer: after a crash or a stop between its effect and
+the completion, or after it failed half-way. A handler must therefore be safe to
+run again. Game actions are: a timer carries the game's ``seq`` it was made for and
+the handler applies its action with that ``expected_seq``, so the second run is
+refused as stale (:class:`~bot.store.StaleAction`) instead of acting twice; a
+handler that finds the game has moved on does nothing. A message sent by the first
+run may be sent a second time; that is the accepted cost.
+
+**Games run concurrently.** Timers of different games run side by side (at most
+:data:`CONCURRENCY` handlers at once), so one slow Discord call does not hold up
+every other game. The timers of one game run one after another, in due order. That
+order holds within a round of one scheduler: a timer whose lease or back-off has not
+run out yet does not hold up its game's later timers, so after a crash or a failure
+a later timer of a game can fire before the retry of an earlier one (one more reason
+for handlers to check the ``seq``).
 
 The clock is injected (``now``, a timezone-aware datetime such as
 ``discord.utils.utcnow``) and so is ``sleep``, so tests can move time by hand.
@@ -28,35 +52,50 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable
-from datetime import datetime
+from dataclasses import replace
+from datetime import datetime, timedelta
 
 from bot.store import GameStore, Timer
+from bot.store.base import DEFAULT_LEASE
 
 log = logging.getLogger(__name__)
 
 #: Seconds to wait before trying again after the store failed (capped by max_sleep).
 RETRY_DELAY = 5.0
-#: Seconds :meth:`Scheduler.stop` lets a running handler finish before cancelling it.
+#: Seconds :meth:`Scheduler.stop` lets running handlers finish before cancelling them.
 STOP_GRACE = 5.0
 #: Timers fetched from the store per query.
 BATCH = 100
+#: Seconds a timer's lease lasts; renewed every third of it while its handler runs.
+LEASE_SECONDS = DEFAULT_LEASE
+#: Attempts (leases taken, crashed runs included) after whose failure a timer is given up.
+MAX_ATTEMPTS = 5
+#: Seconds before a failed timer is tried again, times the attempts so far ...
+RETRY_BACKOFF = 30.0
+#: ... but never more than this.
+MAX_BACKOFF = 600.0
+#: Handlers that run at the same time (each for a different game).
+CONCURRENCY = 16
 
 TimerHandler = Callable[[Timer], Awaitable[None]]
 
 
 class Scheduler:
-    """Fires the timers of ``store`` with ``handler``, one at a time, earliest first.
+    """Fires the timers of ``store`` with ``handler``: games side by side, each in order.
 
     ``now`` is the clock (timezone-aware datetimes); ``sleep`` waits a number of
     seconds (``asyncio.sleep`` unless a test moves time itself); ``max_sleep`` caps
     each wait, which bounds how late a timer added by another process, or one due
-    after a jump of the wall clock, can fire.
+    after a jump of the wall clock, can fire. ``lease_seconds`` is how long a timer
+    is held for its handler (renewed while it runs); ``concurrency`` caps how many
+    handlers run at once.
 
-    Handlers run one after another, so a game's timers fire in order; a handler
-    should therefore be quick (apply an action, post a message), not wait for
-    players. An exception in a handler is logged and does not stop the loop; the
-    timer is not fired again (see the module docstring).
+    A handler should be quick (apply an action, post a message), not wait for
+    players, and it must be safe to run twice for one timer (see the module
+    docstring). An exception in a handler is logged and does not stop the loop; the
+    timer is tried again after a back-off, up to :data:`MAX_ATTEMPTS` attempts.
     """
 
     def __init__(
@@ -67,19 +106,29 @@ class Scheduler:
         now: Callable[[], datetime],
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         max_sleep: float = 300.0,
+        lease_seconds: float = LEASE_SECONDS,
+        concurrency: int = CONCURRENCY,
     ) -> None:
         if max_sleep <= 0:
             raise ValueError("max_sleep must be positive")
+        if lease_seconds <= 0:
+            raise ValueError("lease_seconds must be positive")
+        if concurrency < 1:
+            raise ValueError("concurrency must be at least 1")
         self.store = store
         self.handler = handler
         self.max_sleep = max_sleep
+        self.lease_seconds = lease_seconds
         self._now = now
         self._sleep = sleep
+        self._slots = asyncio.Semaphore(concurrency)
         self._wake = asyncio.Event()
         self._sleeper: asyncio.Future[None] | None = None
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
-        self._handling = False
+        # Timers between their claim and their completion (or back-off), so stop()
+        # knows whether there is work to let finish.
+        self._active = 0
 
     @property
     def running(self) -> bool:
@@ -96,18 +145,18 @@ class Scheduler:
     async def stop(self, *, grace: float = STOP_GRACE) -> None:
         """Stop the loop and wait until it has ended.
 
-        A sleeping loop stops at once. A handler under way gets ``grace`` seconds to
-        finish (its timer is already claimed, so cutting it short would lose that
-        firing); then it is cancelled.
+        A sleeping loop stops at once. Handlers under way get ``grace`` seconds to
+        finish (no new ones start); then they are cancelled. A cancelled handler's
+        timer keeps its lease and fires again once the lease has run out.
         """
         task, self._task = self._task, None
         if task is None or task.done():
             return
         self._stopping = True
         self._wake.set()
-        if self._handling:
-            # Wait for the handler without letting a timeout cancel the loop for us;
-            # the loop ends by itself after the handler, since _stopping is set.
+        if self._active:
+            # Wait for the handlers without letting a timeout cancel the loop for us;
+            # the loop ends by itself after them, since _stopping is set.
             await asyncio.wait({task}, timeout=grace)
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
@@ -124,58 +173,123 @@ class Scheduler:
             self._sleeper.cancel()
 
     async def run_due(self) -> int:
-        """Fire every timer due now, earliest first; how many fired.
+        """Fire every timer due now; how many handlers ran, once they have all ended.
 
-        A timer counts as fired once claimed, whether its handler succeeded or not.
-        Safe to run alongside the loop or another scheduler: each timer fires once.
+        Games run side by side, each game's timers in due order. A handler that
+        failed counts too (its timer is tried again later). Safe to run alongside
+        the loop or another scheduler: the leases keep a timer to one handler.
         """
-        now = self._now()  # fixed, so handlers that add timers due "now" cannot starve us
-        fired = 0
-        while not self._stopping:
-            timers = await self.store.due_timers(now, limit=BATCH)
-            for timer in timers:
-                if self._stopping:
-                    break
-                # From the claim to the handler's end counts as handling, so stop()
-                # does not cancel us between the two and lose the firing.
-                self._handling = True
-                try:
-                    if await self.store.claim_timer(timer.id):
-                        fired += 1
-                        await self._fire(timer)
-                finally:
-                    self._handling = False
-            if len(timers) < BATCH:
-                break
-        return fired
+        # Fixed for the round, so handlers that add timers due "now" cannot starve us.
+        return await _Round(self, self._now()).run()
 
-    async def _fire(self, timer: Timer) -> None:
-        """Run the handler for a claimed timer; its failure is logged, not raised."""
+    async def _take(self, timer: Timer) -> bool:
+        """Lease ``timer``, run its handler and settle it; False if it was not free.
+
+        Raises only if the store fails (the timer then keeps whatever lease it got).
+        """
+        async with self._slots:
+            if self._stopping:
+                return False
+            # From the claim to the settling counts as active, so stop() gives this
+            # timer its grace instead of cutting it off right after the claim.
+            self._active += 1
+            try:
+                start = self._now()
+                if not await self.store.claim_timer(
+                    timer.id, now=start, lease_seconds=self.lease_seconds
+                ):
+                    return False  # another scheduler has it, or it was cancelled
+                leased = replace(
+                    timer,
+                    attempts=timer.attempts + 1,
+                    leased_until=start + timedelta(seconds=self.lease_seconds),
+                )
+                failure = await self._fire(leased)
+                await self._settle(leased, failure)
+                return True
+            finally:
+                self._active -= 1
+
+    async def _fire(self, timer: Timer) -> BaseException | None:
+        """Run the handler for a leased timer, renewing the lease; its failure, if any.
+
+        Raises CancelledError only when this task itself is being cancelled (a stop).
+        """
+        keeper = asyncio.ensure_future(self._keep_lease(timer.id))
         try:
             await self.handler(timer)
-        except asyncio.CancelledError:
+        except asyncio.CancelledError as error:
             task = asyncio.current_task()
             if task is not None and task.cancelling():
-                raise  # we are being stopped
+                raise  # we are being stopped; the timer keeps its lease
             # A CancelledError of the handler's own making (a request it awaited was
-            # cancelled) is a failure of this timer, not a reason to stop the loop.
-            self._log_failure(timer)
-        except Exception:
-            self._log_failure(timer)
+            # cancelled) is a failure of this timer, not a reason to stop.
+            return error
+        except Exception as error:
+            return error
+        finally:
+            keeper.cancel()
+            # Wait until the keeper has ended, so that no renewal of its lands after
+            # the completion or back-off written next. (A renewal already handed to
+            # the store was queued first, and the store's writes keep their order.)
+            await asyncio.wait({keeper})
+        return None
 
-    @staticmethod
-    def _log_failure(timer: Timer) -> None:
-        log.exception(
-            "Timer %d (%s of game %d, due %s, payload %s) failed; it will not fire again",
+    async def _keep_lease(self, timer_id: int) -> None:
+        """Renew the timer's lease every third of its length, until cancelled."""
+        while True:
+            # Real (event-loop) time, not the injected sleep: that one is the loop's
+            # pause, which tests drive by hand, and a lease only has to outlast the
+            # handler in the time that passes for other processes.
+            await asyncio.sleep(self.lease_seconds / 3)
+            until = self._now() + timedelta(seconds=self.lease_seconds)
+            try:
+                if not await self.store.renew_lease(timer_id, until):
+                    return  # cancelled meanwhile (e.g. its key scheduled again)
+            except Exception:
+                log.warning(
+                    "Could not renew the lease of timer %d; if it runs out the timer "
+                    "may fire again",
+                    timer_id,
+                    exc_info=True,
+                )
+
+    async def _settle(self, timer: Timer, failure: BaseException | None) -> None:
+        """Complete the timer, or give it back with a back-off, or give up on it."""
+        if failure is None:
+            await self.store.complete_timer(timer.id)
+            return
+        if timer.attempts >= MAX_ATTEMPTS:
+            await self.store.complete_timer(timer.id)
+            log.error(
+                "Timer %d (%s of game %d, due %s, payload %s) failed %d times; giving up on it",
+                timer.id,
+                timer.kind,
+                timer.game_id,
+                timer.due_at.isoformat(),
+                timer.payload,
+                timer.attempts,
+                exc_info=failure,
+            )
+            return
+        delay = min(RETRY_BACKOFF * timer.attempts, MAX_BACKOFF)
+        await self.store.retry_timer(timer.id, self._now() + timedelta(seconds=delay))
+        log.warning(
+            "Timer %d (%s of game %d, due %s, payload %s) failed (attempt %d of %d); "
+            "trying again in %.0f s",
             timer.id,
             timer.kind,
             timer.game_id,
             timer.due_at.isoformat(),
             timer.payload,
+            timer.attempts,
+            MAX_ATTEMPTS,
+            delay,
+            exc_info=failure,
         )
 
     async def _delay(self) -> float:
-        """Seconds until the earliest pending timer, between 0 and ``max_sleep``."""
+        """Seconds until a pending timer can be taken, between 0 and ``max_sleep``."""
         due = await self.store.next_due_at()
         if due is None:
             return self.max_sleep
@@ -221,3 +335,97 @@ class Scheduler:
             # else: wake() cut the sleep short
         finally:
             self._sleeper = None
+
+
+class _Round:
+    """One :meth:`Scheduler.run_due`: the due timers in lanes, one task per game.
+
+    A lane runs its game's timers one after another; lanes run side by side, as
+    many handlers at once as the scheduler's slots allow. More due timers are
+    fetched while the lanes work, so a slow game does not hold up the next batch.
+    """
+
+    def __init__(self, scheduler: Scheduler, now: datetime) -> None:
+        self.scheduler = scheduler
+        self.now = now
+        self.queues: dict[int, deque[Timer]] = {}
+        self.lanes: dict[int, asyncio.Task[None]] = {}
+        self.seen: set[int] = set()
+        self.fired = 0
+        self.error: Exception | None = None
+        self.progress = asyncio.Event()
+
+    @property
+    def ending(self) -> bool:
+        """Whether no more timers should start: a stop, or the store failed."""
+        return self.scheduler._stopping or self.error is not None
+
+    async def run(self) -> int:
+        """Run the round to its end; how many handlers ran. Raises the store's error."""
+        exhausted = False
+        try:
+            while True:
+                # Cleared before fetching, so a lane's news during the fetch is kept.
+                self.progress.clear()
+                waiting = sum(len(queue) for queue in self.queues.values())
+                if not (exhausted or self.ending) and waiting <= BATCH // 2:
+                    try:
+                        exhausted = await self._fetch(waiting)
+                    except Exception as error:
+                        self.error = error  # let the handlers under way finish first
+                if not self.lanes:
+                    break
+                await self.progress.wait()
+        except BaseException:
+            # Cancelled (a stop past its grace): cancel the handlers too. Their timers
+            # keep their leases and fire again once these have run out.
+            lanes = list(self.lanes.values())
+            for lane in lanes:
+                lane.cancel()
+            await asyncio.gather(*lanes, return_exceptions=True)
+            raise
+        if self.error is not None:
+            raise self.error
+        return self.fired
+
+    async def _fetch(self, waiting: int) -> bool:
+        """Queue the next due timers in their games' lanes; True if that was all of them.
+
+        The timers still waiting in lanes are listed again (they are not leased
+        yet), so the query asks for that many more to bring a full batch of new ones.
+        """
+        limit = BATCH + waiting
+        timers = await self.scheduler.store.due_timers(self.now, limit=limit)
+        for timer in timers:
+            if timer.id in self.seen:
+                continue
+            self.seen.add(timer.id)
+            queue = self.queues.get(timer.game_id)
+            if queue is None:
+                queue = self.queues[timer.game_id] = deque()
+                self.lanes[timer.game_id] = asyncio.ensure_future(self._lane(timer.game_id))
+            queue.append(timer)
+        return len(timers) < limit
+
+    async def _lane(self, game_id: int) -> None:
+        """Run the game's queued timers in order until none is left (or the round ends)."""
+        queue = self.queues[game_id]
+        try:
+            while queue and not self.ending:
+                timer = queue.popleft()
+                try:
+                    if await self.scheduler._take(timer):
+                        self.fired += 1
+                except Exception as error:
+                    # The store failed. The game's later timers must not overtake this
+                    # one, and the store is likely failing for the others too: end
+                    # the round; the loop tries again after RETRY_DELAY.
+                    if self.error is None:
+                        self.error = error
+                self.progress.set()
+        finally:
+            # No await between the lane's last look at its queue and leaving: a timer
+            # the round queues for this game meanwhile gets a new lane.
+            del self.lanes[game_id]
+            del self.queues[game_id]
+            self.progress.set()

@@ -3,13 +3,32 @@
 The cogs turn clicks into calls here; this module maps Discord users to seats,
 keeps lobby lists consistent under a per-game lock, starts games with a fresh
 seed and hands every action to the store (which applies it atomically).
+
+Every method checks its arguments before it reads or writes anything, so malformed
+input raises a typed error and changes nothing:
+
+- a game id that is not an ``int`` in SQLite's 64-bit range (bools are not ints here)
+  raises the store's :class:`~bot.store.errors.GameNotFound`: no game can have it;
+- any other id (guild, channel, user, a lobby player's) raises
+  ``IllegalAction("bad_id", what=<argument>)``;
+- an action that is not a dict with a text ``type`` and plain JSON values (no NaN or
+  infinity, no lone surrogates, text keys only), or an ``expected_seq`` that is not None
+  or a non-negative int, raises ``IllegalAction("bad_action")``;
+- lobby options (preset, language, game) that do not exist raise ``bad_option``, other
+  lobby values that are malformed ``bad_setting``.
+
+A lobby player's name is not refused but repaired (see :func:`bot.text_input.clean_name`):
+Discord lets people put odd characters in their names, and a player should not be locked
+out of a game for that. A name that is not text at all is a caller's bug and raises
+``IllegalAction("bad_name")``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -18,22 +37,150 @@ from bot.engine.board import custom_board
 from bot.engine.computer import LEVELS
 from bot.engine.errors import IllegalAction
 from bot.engine.game import new_game
-from bot.engine.rules import Rules
+from bot.engine.rules import Rules, available_presets
 from bot.engine.state import GameState
-from bot.store import ApplyResult, GameRow, GameStatus, GameStore
+from bot.i18n import LANGUAGES
+from bot.store import ApplyResult, GameNotFound, GameRow, GameStatus, GameStore
 from bot.store.kinds import AnyState
+from bot.text_input import clean_name, clean_text, is_sqlite_int, json_problem
 
 SeedSource = Callable[[], int]
 #: MONOPOLY Das Kartenspiel is for 2 to 6 players (rulebook 004).
 CARD_GAME_MAX_PLAYERS = 6
+#: The games a lobby can be for.
+GAMES = ("board", "cards")
+#: Longer names are cut: Discord's own limit is 32, this leaves room for other sources
+#: while keeping a pasted essay out of every board image and message.
+NAME_MAX_LENGTH = 100
+#: The longest short text a lobby keeps (deadline, theme name).
+OPTION_MAX_LENGTH = 100
 
 
 @dataclass(frozen=True)
 class LobbyPlayer:
-    """A member who joined a lobby."""
+    """A member who joined a lobby.
+
+    The service keeps the name cleaned (see the module docstring), not as given.
+    """
 
     id: int
     name: str
+
+
+# -- checking arguments ---------------------------------------------------------------------
+
+
+def _game_id(game_id: object) -> int:
+    """``game_id`` if a game can have it; GameNotFound otherwise (no such game exists)."""
+    if not is_sqlite_int(game_id):
+        raise GameNotFound(game_id)
+    return game_id
+
+
+def _id(value: object, what: str) -> int:
+    """A guild, channel or user id: an int of at most 64 bits, else ``bad_id``."""
+    if not is_sqlite_int(value):
+        raise IllegalAction("bad_id", what=what)
+    return value
+
+
+def _player(player: object) -> LobbyPlayer:
+    """The lobby player with a checked id and a repaired name."""
+    if not isinstance(player, LobbyPlayer):
+        raise IllegalAction("bad_id", what="player")
+    user_id = _id(player.id, "player")
+    if not isinstance(player.name, str):
+        raise IllegalAction("bad_name")
+    return LobbyPlayer(user_id, clean_name(player.name, max_length=NAME_MAX_LENGTH))
+
+
+def _action(action: object) -> dict[str, Any]:
+    """``action`` if it is a dict with a text ``type`` and plain JSON; else ``bad_action``.
+
+    The store checks the same before it logs an action; checking here too means an
+    action that cannot be right does not even cost a read of the game.
+    """
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction("bad_action")
+    problem = json_problem(action)
+    if problem is not None:
+        raise IllegalAction("bad_action", detail=problem)
+    return action
+
+
+def _expected_seq(expected_seq: object) -> int | None:
+    """None, or the non-negative int a button carries; else ``bad_action``."""
+    if expected_seq is None:
+        return None
+    if not is_sqlite_int(expected_seq) or expected_seq < 0:
+        raise IllegalAction("bad_action", detail="expected_seq")
+    return expected_seq
+
+
+def _preset(preset: object) -> str:
+    """The name of a shipped preset; else ``bad_option``."""
+    if not isinstance(preset, str) or preset not in available_presets():
+        raise IllegalAction("bad_option", option=preset)
+    return preset
+
+
+def _option(value: object, what: str) -> str:
+    """A short lobby text (deadline, theme) as given, if it is clean; else ``bad_setting``.
+
+    Kept as given rather than stripped: these are keys the cogs look up, not prose.
+    """
+    if not isinstance(value, str) or clean_text(value, max_length=OPTION_MAX_LENGTH) is None:
+        raise IllegalAction("bad_setting", detail=what)
+    return value
+
+
+def _data(value: object, what: str) -> dict[str, Any] | None:
+    """None, or a server's theme or board: a dict of plain JSON; else ``bad_setting``."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or json_problem(value) is not None:
+        raise IllegalAction("bad_setting", detail=what)
+    return value
+
+
+class GameLock:
+    """An asyncio lock that the task holding it may take again (it counts how often)."""
+
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+        self._owner: asyncio.Task[Any] | None = None
+        self._depth = 0
+
+    def locked(self) -> bool:
+        """Whether some task holds the lock."""
+        return self._lock.locked()
+
+    async def __aenter__(self) -> None:
+        task = asyncio.current_task()
+        if self._owner is not None and self._owner is task:
+            self._depth += 1
+            return
+        await self._lock.acquire()
+        self._owner, self._depth = task, 1
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._depth -= 1
+        if self._depth == 0:
+            self._owner = None
+            self._lock.release()
+
+
+@dataclass
+class SettingsEdit:
+    """A game's row and the copy of its settings being changed (see ``editing``)."""
+
+    row: GameRow
+    settings: dict[str, Any]
+    cancelled: bool = False
+
+    def cancel(self) -> None:
+        """Write nothing back at the end of the block."""
+        self.cancelled = True
 
 
 class GameService:
@@ -42,17 +189,34 @@ class GameService:
     def __init__(self, store: GameStore, *, seeds: SeedSource | None = None) -> None:
         self.store = store
         self._seeds = seeds or (lambda: secrets.randbits(62))
-        self._lobby_locks: dict[int, asyncio.Lock] = {}
+        self._lobby_locks: dict[int, GameLock] = {}
 
-    def lock(self, game_id: int) -> asyncio.Lock:
+    def lock(self, game_id: int) -> GameLock:
         """The game's lock for changes to its settings (lobby lists, messages, timers).
 
         Actions need no lock (the store applies them atomically); settings are
-        read, changed and written back whole, so every writer takes this lock.
+        read, changed and written back whole, so every writer takes this lock. The
+        lock is re-entrant within a task, so a step that holds it may call another.
         """
-        return self._lobby_locks.setdefault(game_id, asyncio.Lock())
+        return self._lobby_locks.setdefault(game_id, GameLock())
 
     _lock = lock
+
+    @asynccontextmanager
+    async def editing(self, game_id: int) -> AsyncIterator[SettingsEdit]:
+        """Read, change and write back a game's settings under its lock.
+
+        The block gets a :class:`SettingsEdit` (the row as stored and a copy of its
+        settings to change). The settings are written when the block ends, unless it
+        raised (nothing is written then, e.g. an ``IllegalAction`` refusing the change)
+        or called :meth:`SettingsEdit.cancel`.
+        """
+        async with self.lock(game_id):
+            row = await self.store.load(game_id)
+            edit = SettingsEdit(row, dict(row.settings))
+            yield edit
+            if not edit.cancelled and edit.settings != row.settings:
+                await self.store.set_settings(game_id, edit.settings)
 
     # -- lobby --------------------------------------------------------------------------
 
@@ -76,8 +240,24 @@ class GameService:
         ``game`` is ``board`` (MONOPOLY) or ``cards`` (MONOPOLY Das Kartenspiel, 2–6).
         ``theme_data`` is a server's own theme and ``board_data`` a server's own board,
         copied so the game keeps them; the board's id becomes the rules' ``board``.
+        ``max_players`` is None (as many as the game allows) or at least 2. Malformed
+        arguments raise before anything is stored (see the module docstring).
         """
-        rules = Rules.from_preset(preset)
+        guild_id, channel_id = _id(guild_id, "guild_id"), _id(channel_id, "channel_id")
+        host = _player(host)
+        rules = Rules.from_preset(_preset(preset))
+        if lang not in LANGUAGES:
+            raise IllegalAction("bad_option", option=lang)
+        if game not in GAMES:
+            raise IllegalAction("bad_option", option=game)
+        theme = None if theme is None else _option(theme, "theme")
+        deadline = _option(deadline, "deadline")
+        if max_players is not None and (not is_sqlite_int(max_players) or max_players < 2):
+            raise IllegalAction("bad_setting", detail="max_players")
+        theme_data = _data(theme_data, "theme_data")
+        board_data = _data(board_data, "board_data")
+        if board_data is not None and not isinstance(board_data.get("id"), str):
+            raise IllegalAction("bad_setting", detail="board_data")
         most = CARD_GAME_MAX_PLAYERS if game == "cards" else rules.max_players
         settings = {
             "game": game,
@@ -99,7 +279,8 @@ class GameService:
         )
 
     async def join(self, game_id: int, player: LobbyPlayer) -> dict[str, Any]:
-        """Add ``player`` to the lobby; returns the new settings."""
+        """Add ``player`` (its name repaired) to the lobby; returns the new settings."""
+        game_id, player = _game_id(game_id), _player(player)
         async with self._lock(game_id):
             row = await self._lobby(game_id)
             settings = dict(row.settings)
@@ -115,6 +296,7 @@ class GameService:
 
     async def leave(self, game_id: int, user_id: int) -> dict[str, Any]:
         """Remove a player from the lobby (the host cannot leave; they end it)."""
+        game_id, user_id = _game_id(game_id), _id(user_id, "user_id")
         async with self._lock(game_id):
             row = await self._lobby(game_id)
             settings = dict(row.settings)
@@ -129,7 +311,8 @@ class GameService:
 
     async def add_computer(self, game_id: int, user_id: int, level: str) -> dict[str, Any]:
         """The host seats a computer player of ``level`` in the lobby; the new settings."""
-        if level not in LEVELS:
+        game_id, user_id = _game_id(game_id), _id(user_id, "user_id")
+        if not isinstance(level, str) or level not in LEVELS:
             raise IllegalAction("bad_option", option=level)
         async with self._lock(game_id):
             row = await self._lobby(game_id)
@@ -148,6 +331,7 @@ class GameService:
 
     async def remove_computer(self, game_id: int, user_id: int) -> dict[str, Any]:
         """The host takes the last computer player out of the lobby; the new settings."""
+        game_id, user_id = _game_id(game_id), _id(user_id, "user_id")
         async with self._lock(game_id):
             row = await self._lobby(game_id)
             settings = dict(row.settings)
@@ -163,22 +347,34 @@ class GameService:
             return settings
 
     async def update_lobby(self, game_id: int, user_id: int, **changes: Any) -> dict[str, Any]:
-        """The host changes lobby settings (preset, language, rule overrides)."""
+        """The host changes lobby settings (preset, language, rule overrides).
+
+        The changes must be plain JSON and give valid rules, else ``bad_setting`` (or
+        ``bad_option`` for a preset that does not exist) and nothing changes.
+        """
+        game_id, user_id = _game_id(game_id), _id(user_id, "user_id")
+        problem = json_problem(changes)
+        if problem is not None:
+            raise IllegalAction("bad_setting", detail=problem)
         async with self._lock(game_id):
             row = await self._lobby(game_id)
             settings = dict(row.settings)
             if user_id != settings["host"]:
                 raise IllegalAction("host_only")
             settings.update(changes)
+            overrides = settings.get("overrides", {})
+            if not isinstance(overrides, dict):
+                raise IllegalAction("bad_setting", detail="overrides")
             try:
-                Rules.from_preset(settings["preset"], **settings.get("overrides", {}))
-            except ValueError as error:  # out of bounds: refused, nothing changes
+                Rules.from_preset(_preset(settings.get("preset")), **overrides)
+            except (TypeError, ValueError) as error:  # out of bounds or of the wrong type
                 raise IllegalAction("bad_setting", detail=str(error)) from error
             await self.store.set_settings(game_id, settings)
             return settings
 
     async def start(self, game_id: int, user_id: int) -> GameRow:
         """The host starts the game: seats in joining order, a fresh seed."""
+        game_id, user_id = _game_id(game_id), _id(user_id, "user_id")
         async with self._lock(game_id):
             row = await self._lobby(game_id)
             settings = row.settings
@@ -237,8 +433,11 @@ class GameService:
         """Apply ``action`` for the user's seat; raises IllegalAction or StaleAction.
 
         The result names the seat as its ``actor``: a player who acts themselves is
-        back at the table (see ``cogs.monopoly._absence``).
+        back at the table (see ``cogs.monopoly._absence``). Malformed arguments raise
+        before the game is read (see the module docstring).
         """
+        game_id, user_id = _game_id(game_id), _id(user_id, "user_id")
+        action, expected_seq = _action(action), _expected_seq(expected_seq)
         row = await self.store.load(game_id)
         if row.state is None:
             raise IllegalAction("not_started")
@@ -256,4 +455,6 @@ class GameService:
         self, game_id: int, action: dict[str, Any], *, expected_seq: int | None = None
     ) -> ApplyResult:
         """Apply a host or system action (``remove_player``, ``end_game``, ``time_up``)."""
+        game_id = _game_id(game_id)
+        action, expected_seq = _action(action), _expected_seq(expected_seq)
         return await self.store.apply(game_id, action, expected_seq=expected_seq)

@@ -182,7 +182,7 @@ def test_setup_hook_syncs_command_tree(
         await bot.store.close()
 
     asyncio.run(start_and_stop())
-    assert bot.get_cog("Monopoly") is not None
+    assert bot.get_cog("Play") is not None and bot.get_cog("Lobby") is not None
     assert len(synced_to) == 1
     if guild_id is None:
         assert synced_to[0] is None

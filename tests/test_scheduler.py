@@ -1,4 +1,8 @@
-"""The durable scheduler on a real SQLite file, with a clock and a sleep the test moves."""
+"""The durable scheduler on a real SQLite file, with a clock and a sleep the test moves.
+
+No test measures how long something took: concurrency is shown with events that a
+handler can only get past if another one ran meanwhile.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot import scheduler as scheduler_module
-from bot.scheduler import Scheduler
+from bot.scheduler import LEASE_SECONDS, MAX_ATTEMPTS, RETRY_BACKOFF, Scheduler
 from bot.store import SqliteGameStore, Timer
 from tests.store.conftest import GUILD, ManualClock, make_state
 
@@ -145,7 +149,7 @@ async def test_sleeps_until_the_next_timer_then_fires_it(
     assert recorder.fired == []
     sleep.elapse()
     assert await sleep.asleep() == 30.0
-    assert recorder.fired == [first]
+    assert recorder.ids == [first.id]
     sleep.elapse()
     assert await sleep.asleep() == MAX_SLEEP  # the next one is an hour away
     assert recorder.ids == [first.id, second.id]
@@ -213,7 +217,7 @@ async def test_wake_fires_an_earlier_timer_without_waiting(
     assert clock() == start and sleep.delays == [200.0, 10.0]
     sleep.elapse()
     assert await sleep.asleep() == 190.0
-    assert recorder.fired == [reminder]
+    assert recorder.ids == [reminder.id]
 
 
 async def test_a_timer_already_due_on_wake_fires_at_once(
@@ -229,43 +233,67 @@ async def test_a_timer_already_due_on_wake_fires_at_once(
     now = await store.add_timer(game, "auction_close", clock())
     scheduler.wake()
     assert await sleep.asleep() == MAX_SLEEP
-    assert recorder.fired == [now]
+    assert recorder.ids == [now.id]
 
 
-async def test_a_failing_handler_is_logged_and_the_loop_goes_on(
+async def test_a_failing_handler_is_retried_then_given_up(
     store: SqliteGameStore,
     clock: ManualClock,
     sleep: ManualSleep,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    recorder = Recorder(fail={"boom": RuntimeError("handler bug"), "cut": asyncio.CancelledError()})
-    scheduler = Scheduler(store, recorder, now=clock, sleep=sleep, max_sleep=MAX_SLEEP)
+    runs: list[tuple[int, int]] = []  # (timer id, attempt) of every run
+
+    async def handler(timer: Timer) -> None:
+        runs.append((timer.id, timer.attempts))
+        if timer.kind == "boom":
+            raise RuntimeError("handler bug")
+        if timer.kind == "cut" and timer.attempts == 1:
+            # A request the handler awaited was cancelled: a failure, not a stop.
+            raise asyncio.CancelledError()
+
+    scheduler = Scheduler(store, handler, now=clock, sleep=sleep, max_sleep=MAX_SLEEP)
     game = await _game(store)
     boom = await store.add_timer(game, "boom", _in(clock, 1), {"seq": 7})
     cut = await store.add_timer(game, "cut", _in(clock, 2))
     fine = await store.add_timer(game, "reminder", _in(clock, 3))
     clock.advance(5)
-    with caplog.at_level(logging.ERROR, logger="bot.scheduler"):
+    with caplog.at_level(logging.WARNING, logger="bot.scheduler"):
         scheduler.start()
         try:
-            assert await sleep.asleep() == MAX_SLEEP
-            assert recorder.ids == [boom.id, cut.id, fine.id]
-            later = await store.add_timer(game, "reminder", _in(clock, 30))
-            scheduler.wake()
-            assert await sleep.asleep() == 30.0
+            # A failing timer does not hold up its game's later ones.
+            assert await sleep.asleep() == RETRY_BACKOFF
+            assert runs == [(boom.id, 1), (cut.id, 1), (fine.id, 1)]
+            pending = {t.id: t for t in await store.pending_timers(game)}
+            assert set(pending) == {boom.id, cut.id}  # fine is done; the others wait
+            assert pending[boom.id].leased_until == _in(clock, RETRY_BACKOFF)
             sleep.elapse()
-            assert await sleep.asleep() == MAX_SLEEP
+            # The back-off grows with the attempts.
+            assert await sleep.asleep() == 2 * RETRY_BACKOFF
+            assert runs[3:] == [(boom.id, 2), (cut.id, 2)]  # cut succeeds this time
+            for attempt in range(3, MAX_ATTEMPTS):
+                sleep.elapse()
+                assert await sleep.asleep() == attempt * RETRY_BACKOFF
+            sleep.elapse()
+            assert await sleep.asleep() == MAX_SLEEP  # given up: nothing pending
         finally:
             await scheduler.stop()
-    # The failed timers were not fired again; the loop kept firing the others.
-    assert recorder.ids == [boom.id, cut.id, fine.id, later.id]
-    failures = [r for r in caplog.records if r.name == "bot.scheduler"]
-    assert len(failures) == 2
-    assert f"Timer {boom.id} (boom of game {game}" in failures[0].getMessage()
-    assert "'seq': 7" in failures[0].getMessage()
-    assert failures[0].exc_info is not None and "handler bug" in caplog.text
-    assert f"Timer {cut.id} (cut of game {game}" in failures[1].getMessage()
+    assert [run for run in runs if run[0] == boom.id] == [
+        (boom.id, n) for n in range(1, MAX_ATTEMPTS + 1)
+    ]
     assert await store.pending_timers(game) == []
+    assert await scheduler.run_due() == 0  # and it is not tried again
+    records = [r for r in caplog.records if r.name == "bot.scheduler" and r.exc_info]
+    warnings = [r for r in records if r.levelno == logging.WARNING]
+    errors = [r for r in records if r.levelno == logging.ERROR]
+    assert len(warnings) == MAX_ATTEMPTS - 1 + 1  # boom's retries and cut's one
+    assert f"Timer {cut.id} (cut of game {game}" in warnings[1].getMessage()
+    assert "attempt 1 of" in warnings[0].getMessage()
+    assert len(errors) == 1
+    message = errors[0].getMessage()
+    assert f"Timer {boom.id} (boom of game {game}" in message
+    assert f"failed {MAX_ATTEMPTS} times" in message and "'seq': 7" in message
+    assert "handler bug" in caplog.text
 
 
 async def test_a_failing_store_is_retried(
@@ -296,7 +324,7 @@ async def test_a_failing_store_is_retried(
     assert recorder.fired == []
     sleep.elapse()
     assert await sleep.asleep() == MAX_SLEEP
-    assert recorder.fired == [timer]
+    assert recorder.ids == [timer.id]
 
 
 async def test_timers_of_ended_games_never_fire(
@@ -343,20 +371,191 @@ async def test_two_schedulers_on_one_database_fire_each_timer_once(
     assert sorted(fired) == sorted(t.id for t in timers)  # every one, none twice
 
 
-async def test_a_claim_without_its_handler_is_not_repeated(
+async def test_a_lease_that_ran_out_fires_again_a_completed_timer_never(
     db_path: Path, clock: ManualClock
 ) -> None:
-    # At most once: a bot that dies between claiming a timer and handling it loses
-    # that firing rather than risking a second default action after the restart.
+    # At least once: a bot that died between taking a timer and completing it left
+    # the lease behind; the timer fires again once the lease has run out.
     async with SqliteGameStore(db_path, now=clock) as store:
         game = await _game(store)
         lost = await store.add_timer(game, "turn_deadline", clock())
+        done = await store.add_timer(game, "reminder", clock())
         kept = await store.add_timer(game, "reminder", clock())
-        assert await store.claim_timer(lost.id)
-    recorder = Recorder()
+        assert await store.claim_timer(lost.id)  # ... and then the process died
+        assert await store.claim_timer(done.id)
+        assert await store.complete_timer(done.id)  # this one had finished
+    recorder, sleep = Recorder(), ManualSleep(clock)
     async with SqliteGameStore(db_path, now=clock) as store:
-        assert await Scheduler(store, recorder, now=clock).run_due() == 1
-    assert recorder.fired == [kept]
+        scheduler = Scheduler(store, recorder, now=clock, sleep=sleep, max_sleep=MAX_SLEEP)
+        scheduler.start()
+        try:
+            assert await sleep.asleep() == LEASE_SECONDS  # it wakes for the lease's end
+            assert recorder.ids == [kept.id]
+            sleep.elapse()
+            assert await sleep.asleep() == MAX_SLEEP
+        finally:
+            await scheduler.stop()
+        assert recorder.ids == [kept.id, lost.id]
+        assert recorder.fired[1].attempts == 2
+        assert await store.pending_timers(game) == []
+        clock.advance(3600)
+        assert await scheduler.run_due() == 0
+    assert done.id not in recorder.ids
+
+
+async def test_a_handler_that_schedules_its_own_key_again(
+    store: SqliteGameStore, clock: ManualClock, sleep: ManualSleep
+) -> None:
+    # Like a turn deadline whose default move plans the next deadline: the new timer
+    # replaces the one being handled, which is then completed, and fires once.
+    fired: list[Timer] = []
+
+    async def handler(timer: Timer) -> None:
+        fired.append(timer)
+        if timer.payload["round"] < 3:
+            due = clock() + timedelta(seconds=60)
+            await store.add_timer(
+                timer.game_id, "deadline", due, {"round": timer.payload["round"] + 1}, key="d"
+            )
+
+    game = await _game(store)
+    await store.add_timer(game, "deadline", clock(), {"round": 1}, key="d")
+    scheduler = Scheduler(store, handler, now=clock, sleep=sleep, max_sleep=MAX_SLEEP)
+    scheduler.start()
+    try:
+        assert await sleep.asleep() == 60.0
+        sleep.elapse()
+        assert await sleep.asleep() == 60.0
+        sleep.elapse()
+        assert await sleep.asleep() == MAX_SLEEP
+    finally:
+        await scheduler.stop()
+    assert [t.payload["round"] for t in fired] == [1, 2, 3]
+    assert all(t.attempts == 1 for t in fired)
+    assert await store.pending_timers(game) == []
+
+
+async def test_games_run_concurrently(store: SqliteGameStore, clock: ManualClock) -> None:
+    # Game 1's first timer hangs (a slow Discord call); game 2's timers still fire,
+    # and so does nothing of game 1 after it: a game's timers keep their order.
+    release, others_done = asyncio.Event(), asyncio.Event()
+    done: list[int] = []
+    slow_game, fast_game = await _game(store, 10), await _game(store, 11)
+
+    async def handler(timer: Timer) -> None:
+        if timer.id == slow.id:
+            await release.wait()
+        done.append(timer.id)
+        if set(done) >= {fast_1.id, fast_2.id}:
+            others_done.set()
+
+    slow = await store.add_timer(slow_game, "t", _in(clock, -3))
+    after_slow = await store.add_timer(slow_game, "t", _in(clock, -2))
+    fast_1 = await store.add_timer(fast_game, "t", _in(clock, -2))
+    fast_2 = await store.add_timer(fast_game, "t", _in(clock, -1))
+    scheduler = Scheduler(store, handler, now=clock, max_sleep=MAX_SLEEP)
+    round_ = asyncio.ensure_future(scheduler.run_due())
+    await asyncio.wait_for(others_done.wait(), 5)
+    assert done == [fast_1.id, fast_2.id]
+    assert not round_.done()  # run_due() returns when every handler has ended
+    release.set()
+    assert await asyncio.wait_for(round_, 5) == 4
+    assert done == [fast_1.id, fast_2.id, slow.id, after_slow.id]
+
+
+async def test_one_game_in_order_many_games_at_once(
+    store: SqliteGameStore, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(scheduler_module, "BATCH", 4)  # lanes fed over several fetches
+    games = [await _game(store, 10 + n) for n in range(5)]
+    timers = [
+        await store.add_timer(games[n % 5], "t", _in(clock, -100 + n), {"n": n}) for n in range(30)
+    ]
+    running: dict[int, int] = dict.fromkeys(games, 0)
+    order: dict[int, list[int]] = {game: [] for game in games}
+    overlap = []
+    pair = asyncio.Event()  # set once two games' handlers ran at the same time
+    active = 0
+
+    async def handler(timer: Timer) -> None:
+        nonlocal active
+        running[timer.game_id] += 1
+        active += 1
+        if running[timer.game_id] > 1:
+            overlap.append(timer.id)
+        if active > 1:
+            pair.set()
+        order[timer.game_id].append(timer.id)
+        # The first handler waits for a second one to run alongside it: if games
+        # did not run concurrently this would hang (and wait_for below fail).
+        await pair.wait()
+        # Take a moment, as a real handler's requests would, so that a second handler
+        # of this game, were one started, would overlap with this one.
+        await asyncio.sleep(0.005)
+        running[timer.game_id] -= 1
+        active -= 1
+
+    scheduler = Scheduler(store, handler, now=clock, max_sleep=MAX_SLEEP)
+    assert await asyncio.wait_for(scheduler.run_due(), 10) == 30
+    assert overlap == []  # never two handlers of one game at once
+    for game in games:
+        assert order[game] == [t.id for t in timers if t.game_id == game]  # due order
+    assert await scheduler.run_due() == 0
+
+
+async def test_concurrency_is_capped(store: SqliteGameStore, clock: ManualClock) -> None:
+    games = [await _game(store, 10 + n) for n in range(6)]
+    for game in games:
+        await store.add_timer(game, "t", clock())
+    active, peak = 0, 0
+    pair = asyncio.Event()
+
+    async def handler(timer: Timer) -> None:
+        nonlocal active, peak
+        active += 1
+        peak = max(peak, active)
+        if active >= 2:
+            pair.set()
+        await pair.wait()  # hangs unless two run at once
+        for _ in range(3):
+            await asyncio.sleep(0)
+        active -= 1
+
+    scheduler = Scheduler(store, handler, now=clock, max_sleep=MAX_SLEEP, concurrency=2)
+    assert await asyncio.wait_for(scheduler.run_due(), 10) == len(games)
+    assert peak == 2
+
+
+async def test_a_long_handler_keeps_its_lease(store: SqliteGameStore, clock: ManualClock) -> None:
+    lease = 0.03  # renewed every 10 ms of real time while the handler runs
+    entered, release = asyncio.Event(), asyncio.Event()
+
+    async def slow(timer: Timer) -> None:
+        entered.set()
+        await release.wait()
+
+    game = await _game(store)
+    timer = await store.add_timer(game, "t", clock())
+    scheduler = Scheduler(store, slow, now=clock, max_sleep=MAX_SLEEP, lease_seconds=lease)
+    round_ = asyncio.ensure_future(scheduler.run_due())
+    await asyncio.wait_for(entered.wait(), 5)
+    clock.advance(3600)  # far past the first lease's end
+    renewed = clock() + timedelta(seconds=lease)
+
+    async def lease_end() -> datetime | None:
+        return (await store.pending_timers(game))[0].leased_until
+
+    for _ in range(500):
+        if await lease_end() == renewed:
+            break
+        await asyncio.sleep(0.01)
+    assert await lease_end() == renewed
+    # So another scheduler does not take it while the handler is still at work.
+    assert await store.due_timers(clock()) == []
+    assert not await store.claim_timer(timer.id, now=clock())
+    release.set()
+    assert await asyncio.wait_for(round_, 5) == 1
+    assert await store.pending_timers(game) == []
 
 
 async def test_stop_while_sleeping_is_prompt(store: SqliteGameStore, clock: ManualClock) -> None:
@@ -395,7 +594,7 @@ async def test_stop_lets_a_running_handler_finish(
     await asyncio.wait_for(entered.wait(), 5)
     stopping = asyncio.ensure_future(scheduler.stop())
     await asyncio.sleep(0.05)
-    assert not stopping.done()  # waits for the handler (its timer is claimed)
+    assert not stopping.done()  # waits for the handler (its timer is leased)
     release.set()
     await asyncio.wait_for(stopping, 5)
     assert finished == [first.id]
@@ -422,8 +621,50 @@ async def test_stop_cancels_a_handler_that_outstays_its_grace(
     await asyncio.wait_for(entered.wait(), 5)
     await asyncio.wait_for(scheduler.stop(grace=0.05), 5)
     assert cancelled == [timer.id] and not scheduler.running
+    # The cut-off timer keeps its lease: not lost, not fired; due when the lease ends.
+    [leased] = await store.pending_timers(game)
+    assert leased.attempts == 1 and leased.leased_until == _in(clock, LEASE_SECONDS)
+    assert await store.due_timers(clock()) == []
+    recorder = Recorder()
+    again = Scheduler(store, recorder, now=clock, max_sleep=MAX_SLEEP)
+    assert await again.run_due() == 0
+    clock.advance(LEASE_SECONDS)
+    assert await again.run_due() == 1
+    assert recorder.ids == [timer.id] and recorder.fired[0].attempts == 2
+    assert await store.pending_timers(game) == []
+
+
+async def test_stop_lets_handlers_of_several_games_finish(
+    store: SqliteGameStore, clock: ManualClock, sleep: ManualSleep
+) -> None:
+    release, finished = asyncio.Event(), []
+    games = [await _game(store, 10 + n) for n in range(3)]
+    timers = [await store.add_timer(game, "t", clock()) for game in games]
+    both_in = asyncio.Event()
+
+    async def slow(timer: Timer) -> None:
+        if timer.game_id != games[2]:
+            if timer.game_id == games[1]:
+                both_in.set()
+            await release.wait()
+        finished.append(timer.id)
+
+    scheduler = Scheduler(store, slow, now=clock, sleep=sleep, max_sleep=MAX_SLEEP)
+    scheduler.start()
+    await asyncio.wait_for(both_in.wait(), 5)
+    stopping = asyncio.ensure_future(scheduler.stop())
+    release.set()
+    await asyncio.wait_for(stopping, 5)
+    assert sorted(finished) == sorted(t.id for t in timers)
+    for game in games:
+        assert await store.pending_timers(game) == []
 
 
 def test_max_sleep_must_be_positive(tmp_path: Path) -> None:
+    store = SqliteGameStore(tmp_path / "x.db")
     with pytest.raises(ValueError):
-        Scheduler(SqliteGameStore(tmp_path / "x.db"), Recorder(), now=ManualClock(), max_sleep=0)
+        Scheduler(store, Recorder(), now=ManualClock(), max_sleep=0)
+    with pytest.raises(ValueError):
+        Scheduler(store, Recorder(), now=ManualClock(), lease_seconds=0)
+    with pytest.raises(ValueError):
+        Scheduler(store, Recorder(), now=ManualClock(), concurrency=0)

@@ -12,7 +12,7 @@ from bot.app import MonopolyBot
 from bot.config import Settings
 from bot.i18n import catalog, t
 from bot.translator import CatalogTranslator
-from cogs.monopoly._widgets import group_name
+from cogs.ui.widgets import group_name
 
 
 def test_every_command_has_a_german_name_and_description(tmp_path: Path) -> None:

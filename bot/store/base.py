@@ -39,6 +39,9 @@ class GameStatus(StrEnum):
 #: Statuses of games that still occupy their channel.
 OPEN_STATUSES = (GameStatus.LOBBY, GameStatus.RUNNING)
 
+#: Seconds a timer's lease lasts unless the claimant asks for another length.
+DEFAULT_LEASE = 120.0
+
 
 @dataclass(frozen=True)
 class GameInfo:
@@ -92,6 +95,10 @@ class Timer:
     caller's own copy) what with; ``key``, if set, names the timer within its game
     (e.g. ``"turn:17"``), so scheduling it again replaces it. Times are
     timezone-aware UTC.
+
+    ``attempts`` is how many times the timer was taken (leases granted, see
+    :meth:`GameStore.claim_timer`), and ``leased_until`` when the current lease or
+    back-off ends (None: nobody holds it). Both are as of when the record was read.
     """
 
     id: int
@@ -101,6 +108,8 @@ class Timer:
     payload: dict[str, Any]
     key: str | None
     created_at: datetime
+    attempts: int = 0
+    leased_until: datetime | None = None
 
 
 #: Called when a game is set aside because its state cannot be read, so the bot can
@@ -113,6 +122,14 @@ class GameStore(abc.ABC):
 
     Errors are the typed ones of :mod:`bot.store.errors`; an action the rules refuse
     raises the engine's :class:`~bot.engine.errors.IllegalAction` unchanged.
+
+    Arguments are checked before the database is touched, so a malformed one raises
+    and changes nothing: a game id that is not an int in SQLite's 64-bit range (bools
+    are not ints here) raises :class:`~bot.store.errors.GameNotFound`, as no game can
+    have it; any other id that is not such an int, text with lone surrogates, an unknown
+    kind of server file, and settings, preferences or files that are not plain JSON
+    objects (NaN, infinities, keys that are not text) raise
+    :class:`~bot.store.errors.BadData`.
     """
 
     @abc.abstractmethod
@@ -179,7 +196,10 @@ class GameStore(abc.ABC):
         ``expected_seq`` (the ``seq`` of the state the button was made for), an
         action for an older state raises :class:`~bot.store.errors.StaleAction`.
         Raises the engine's ``IllegalAction`` if the rules refuse the action, and
-        :class:`~bot.store.errors.GameNotRunning` for lobbies and ended games.
+        :class:`~bot.store.errors.GameNotRunning` for lobbies and ended games. An
+        action that is not a dict with a text ``type`` and plain JSON values, or an
+        ``expected_seq`` that is not None or a non-negative int, raises
+        ``IllegalAction("bad_action")`` before the game is read.
         """
 
     @abc.abstractmethod
@@ -241,9 +261,15 @@ class GameStore(abc.ABC):
         """
 
     # -- timers ---------------------------------------------------------------------
-    # A timer is pending until it is claimed (it fired) or cancelled. Only lobbies and
+    # A timer is pending until it is completed (it fired) or cancelled. Only lobbies and
     # running games have pending timers: a game that ends, by ``finish``, by the rules
     # or by being set aside, cancels its pending timers in the same transaction.
+    #
+    # Firing is at least once: a scheduler takes a *lease* on a due timer
+    # (:meth:`claim_timer`), runs its handler, then marks it fired
+    # (:meth:`complete_timer`). While the lease lasts nobody else takes the timer; a
+    # scheduler that dies leaves the lease to run out, and then the timer is due again.
+    # A failed handler gives the timer back with a back-off (:meth:`retry_timer`).
 
     @abc.abstractmethod
     async def add_timer(
@@ -275,21 +301,57 @@ class GameStore(abc.ABC):
 
     @abc.abstractmethod
     async def next_due_at(self) -> datetime | None:
-        """When the earliest pending timer of any game is due; None if there is none."""
+        """The earliest moment a pending timer of any game can be taken; None if none.
 
-    @abc.abstractmethod
-    async def due_timers(self, now: datetime, limit: int = 100) -> list[Timer]:
-        """Up to ``limit`` pending timers due at ``now`` or earlier, earliest first.
-
-        Listing does not claim them: fire one only after :meth:`claim_timer` says so.
+        That is the later of its due time and the end of its lease or back-off, so a
+        scheduler sleeping until then wakes for a lease that runs out, too.
         """
 
     @abc.abstractmethod
-    async def claim_timer(self, timer_id: int) -> bool:
-        """Mark a pending timer as fired; True if this caller claimed it.
+    async def due_timers(self, now: datetime, limit: int = 100) -> list[Timer]:
+        """Up to ``limit`` pending timers that can be taken at ``now``, earliest due first.
+
+        That is: due at ``now`` or earlier, and not leased (no lease, or one that ended
+        at ``now`` or earlier). Listing does not take them: run one only after
+        :meth:`claim_timer` says so.
+        """
+
+    @abc.abstractmethod
+    async def claim_timer(
+        self,
+        timer_id: int,
+        *,
+        now: datetime | None = None,
+        lease_seconds: float = DEFAULT_LEASE,
+    ) -> bool:
+        """Take a lease on a pending timer until ``now + lease_seconds``; True if taken.
 
         Atomic: of any number of callers (in this process or another) at most one
-        gets True, and never for a timer already fired or cancelled.
+        gets True while the lease lasts, and nobody ever does for a timer completed or
+        cancelled. Counts an attempt. ``now`` defaults to the store's clock; a
+        scheduler passes its own, the clock it compares due times with.
+        """
+
+    @abc.abstractmethod
+    async def complete_timer(self, timer_id: int) -> bool:
+        """Mark a timer as fired, after its handler finished; True if this call did.
+
+        Also completes a timer cancelled while its handler ran (e.g. the handler
+        scheduled its own key again); that changes nothing but its history.
+        """
+
+    @abc.abstractmethod
+    async def retry_timer(self, timer_id: int, at: datetime) -> None:
+        """Its handler failed: the timer stays pending and can be taken again at ``at``.
+
+        Does nothing to a timer that is no longer pending.
+        """
+
+    @abc.abstractmethod
+    async def renew_lease(self, timer_id: int, until: datetime) -> bool:
+        """Extend the lease of a pending timer to ``until`` (for a long handler).
+
+        False if the timer is no longer pending (completed or cancelled).
         """
 
     @abc.abstractmethod
@@ -315,7 +377,11 @@ class GameStore(abc.ABC):
 
     @abc.abstractmethod
     async def guild_files(self, guild_id: int, kind: str) -> dict[str, dict[str, Any]]:
-        """A server's uploaded files of ``kind`` (``theme`` or ``board``) by id, sorted by id."""
+        """A server's uploaded files of ``kind`` (``theme`` or ``board``) by id, sorted by id.
+
+        A stored file that is damaged (not a JSON object) is left out and logged, so one
+        bad upload does not break every lobby of the server.
+        """
 
     @abc.abstractmethod
     async def save_guild_file(

@@ -22,11 +22,15 @@ class StoreError(Exception):
 
 
 class GameNotFound(StoreError):
-    """No game with this id exists."""
+    """No game with this id exists.
+
+    Also raised for a game id that no game can have (not an int, or outside SQLite's
+    64-bit range), so ``game_id`` is whatever the caller asked for.
+    """
 
     code = "game_not_found"
 
-    def __init__(self, game_id: int) -> None:
+    def __init__(self, game_id: object) -> None:
         super().__init__(f"no game {game_id}", game_id=game_id)
         self.game_id = game_id
 
@@ -97,6 +101,23 @@ class InvalidRecord(StoreError):
     def __init__(self, error: str) -> None:
         super().__init__(f"invalid game record: {error}", error=error)
         self.error = error
+
+
+class BadData(StoreError):
+    """A value the store cannot keep; refused before the database is touched.
+
+    An id that is not an int in SQLite's 64-bit range (game ids raise
+    :class:`GameNotFound` instead), text with lone surrogates, or settings, preferences
+    and files that are not plain JSON objects (NaN, keys that are not text, ...).
+    ``what`` names the argument and ``problem`` says what is wrong with it.
+    """
+
+    code = "bad_data"
+
+    def __init__(self, what: str, problem: str) -> None:
+        super().__init__(f"cannot store {what}: {problem}", what=what, problem=problem)
+        self.what = what
+        self.problem = problem
 
 
 class SchemaError(StoreError):

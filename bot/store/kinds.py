@@ -11,9 +11,11 @@ import json
 from typing import Any
 
 from bot.cardgame.game import apply_action as apply_card_action
+from bot.cardgame.legal import waiting_for as card_waiting_for
 from bot.cardgame.state import STATE_FORMAT as CARD_STATE_FORMAT
 from bot.cardgame.state import CardState
 from bot.engine.game import apply_action as apply_board_action
+from bot.engine.legal import waiting_for as board_waiting_for
 from bot.engine.record import GameRecord
 from bot.engine.state import GameState
 
@@ -54,3 +56,10 @@ def replay(record: GameRecord) -> AnyState:
     for entry in record.actions:
         apply_card_action(state, entry["action"])
     return state
+
+
+def waiting_for(state: AnyState) -> list[int]:
+    """The seats the game waits on now, board game or card game (none once it is over)."""
+    if isinstance(state, CardState):
+        return card_waiting_for(state)
+    return board_waiting_for(state) if state.phase != "over" else []

@@ -23,11 +23,12 @@ and append the action to the log in one transaction whose ``UPDATE`` names the
 taking the lock runs in a shielded task: a caller that is cancelled half-way (the
 bot shutting down) cannot leave a transaction open or the cache out of step.
 
-Timers (for :mod:`bot.scheduler`) live in the same file. A timer is claimed by an
-``UPDATE`` that names it as still pending, so of several claimants (tasks or
-processes) exactly one wins. Triggers of the schema (migration 0003) keep pending
-timers to open games: a game that ends cancels its pending timers in the same
-transaction, whichever code ended it.
+Timers (for :mod:`bot.scheduler`) live in the same file. A timer is leased by an
+``UPDATE`` that names it as still pending and not leased (or its lease over), so of
+several claimants (tasks or processes) exactly one wins; the timer is marked fired
+only once its handler finished (at least once, see :mod:`bot.scheduler`). Triggers
+of the schema (migration 0003) keep pending timers to open games: a game that ends
+cancels its pending timers in the same transaction, whichever code ended it.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import fields, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import partial
 from os import PathLike
 from pathlib import Path
@@ -51,6 +52,7 @@ import aiosqlite
 from bot.engine.errors import IllegalAction
 from bot.engine.record import GameRecord, dice_of
 from bot.store.base import (
+    DEFAULT_LEASE,
     OPEN_STATUSES,
     ApplyResult,
     BrokenGameHook,
@@ -62,6 +64,7 @@ from bot.store.base import (
 )
 from bot.store.cache import GameLocks, StateCache
 from bot.store.errors import (
+    BadData,
     ChannelBusy,
     GameBroken,
     GameNotFound,
@@ -73,6 +76,7 @@ from bot.store.errors import (
 from bot.store.kinds import AnyState, replay, state_from_dict, state_from_json
 from bot.store.kinds import apply as apply_to_state
 from bot.store.migrate import migrate
+from bot.text_input import is_sqlite_int, json_problem
 
 log = logging.getLogger(__name__)
 
@@ -88,13 +92,21 @@ _INFO_COLUMNS = (
     "settings_json, finished_reason, broken_error"
 )
 _OPEN = "('lobby', 'running')"
-_TIMER_COLUMNS = "id, game_id, kind, due_at, payload_json, key, created_at"
+_TIMER_COLUMNS = "id, game_id, kind, due_at, payload_json, key, created_at, attempts, leased_until"
 _PENDING = "fired_at IS NULL AND cancelled_at IS NULL"
+# Free to take at the time bound to the parameter: no lease, or one that has run out.
+_UNLEASED = "(leased_until IS NULL OR leased_until <= ?)"
 
 
 def _dumps(value: Any) -> str:
-    """Canonical JSON, the same shape as ``GameState.to_json``."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """Canonical JSON, the same shape as ``GameState.to_json``.
+
+    NaN and infinities raise ValueError: Python would write them as ``NaN``, which is
+    not JSON (SQLite's ``json_valid`` and other readers refuse it).
+    """
+    return json.dumps(
+        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    )
 
 
 def _utc_now() -> datetime:
@@ -121,6 +133,8 @@ def _timer(row: sqlite3.Row | tuple[Any, ...]) -> Timer:
         payload=json.loads(row[4]),
         key=row[5],
         created_at=datetime.fromisoformat(row[6]),
+        attempts=row[7],
+        leased_until=None if row[8] is None else datetime.fromisoformat(row[8]),
     )
 
 
@@ -178,6 +192,119 @@ def _parse_state(info: GameInfo, state_json: str | None) -> AnyState:
 
 def _row(info: GameInfo, state: AnyState | None) -> GameRow:
     return GameRow(**{f.name: getattr(info, f.name) for f in fields(GameInfo)}, state=state)
+
+
+# -- checking arguments ---------------------------------------------------------------------
+# Every public method checks its arguments before it touches the database, so a malformed
+# one raises a typed error and changes nothing, where sqlite3 would raise OverflowError (an
+# int beyond 64 bits) or UnicodeEncodeError (a lone surrogate) at the statement.
+
+#: The kinds of a server's files (the schema's CHECK on ``guild_files.kind``).
+GUILD_FILE_KINDS = ("theme", "board")
+
+
+def _game_id(game_id: object) -> int:
+    """``game_id`` if a game can have it; otherwise GameNotFound, as no such game exists."""
+    if not is_sqlite_int(game_id):
+        raise GameNotFound(game_id)
+    return game_id
+
+
+def _id(value: object, what: str) -> int:
+    """Another id (guild, channel, user): BadData unless it is an int of at most 64 bits."""
+    if not is_sqlite_int(value):
+        raise BadData(what, "not an integer of at most 64 bits")
+    return value
+
+
+def _optional_id(value: object, what: str) -> int | None:
+    """Like :func:`_id`, but None is allowed."""
+    return None if value is None else _id(value, what)
+
+
+def _text(value: object, what: str) -> str:
+    """Text the database can keep (valid Unicode); BadData otherwise."""
+    if not isinstance(value, str):
+        raise BadData(what, "not text")
+    problem = json_problem(value)
+    if problem is not None:
+        raise BadData(what, problem)
+    return value
+
+
+def _kind(kind: object) -> str:
+    """The kind of a server's file; BadData unless it is one of GUILD_FILE_KINDS."""
+    if not isinstance(kind, str) or kind not in GUILD_FILE_KINDS:
+        raise BadData("kind", f"not one of {', '.join(GUILD_FILE_KINDS)}")
+    return kind
+
+
+def _json_object(value: object, what: str) -> str:
+    """The canonical JSON text of a plain JSON object; BadData for anything else."""
+    if not isinstance(value, Mapping):
+        raise BadData(what, "not a JSON object")
+    problem = json_problem(value)
+    if problem is not None:
+        raise BadData(what, problem)
+    try:
+        return _dumps(dict(value))
+    except (TypeError, ValueError, RecursionError) as error:  # e.g. an int of 5000 digits
+        raise BadData(what, f"{type(error).__name__}: {error}") from error
+
+
+def _action_json(action: object) -> str:
+    """The canonical JSON of an action; IllegalAction ``bad_action`` if it is not one.
+
+    An action is a dict whose ``type`` is text, holding plain JSON only: the log keeps it
+    and replays it, so NaN, lone surrogates and keys that are not text must not get in.
+    """
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction("bad_action")
+    problem = json_problem(action)
+    if problem is not None:
+        raise IllegalAction("bad_action", detail=problem)
+    try:
+        return _dumps(action)
+    except (TypeError, ValueError, RecursionError) as error:  # e.g. an int of 5000 digits
+        raise IllegalAction("bad_action", detail=f"{type(error).__name__}: {error}") from error
+
+
+def _expected_seq(expected_seq: object) -> int | None:
+    """None or a version a game can be at; IllegalAction ``bad_action`` otherwise."""
+    if expected_seq is None:
+        return None
+    if not is_sqlite_int(expected_seq) or expected_seq < 0:
+        raise IllegalAction("bad_action", detail="expected_seq")
+    return expected_seq
+
+
+def _state_json(state: object) -> str:
+    """A game state's canonical JSON, checked to be storable; BadData otherwise."""
+    if not isinstance(state, AnyState):
+        raise BadData("state", "not a game state")
+    text = state.to_json()
+    problem = json_problem(text)
+    if problem is not None:  # e.g. a player's name with a lone surrogate
+        raise BadData("state", problem)
+    return text
+
+
+def _loads_object(raw: object) -> dict[str, Any]:
+    """A stored JSON object, read as bytes; ValueError if the row is damaged.
+
+    Preferences, finished states and server files are read as bytes (``CAST(... AS
+    BLOB)``) and decoded here, so a row whose bytes are not UTF-8 is one damaged row that
+    is left out, not an error of the whole query (sqlite3 cannot decode it into a str).
+    """
+    if not isinstance(raw, bytes):
+        raise ValueError("not stored as text")
+    try:
+        value = json.loads(raw.decode("utf-8"))
+    except RecursionError as error:  # nested deeper than Python reads
+        raise ValueError("nested too deeply") from error
+    if not isinstance(value, dict):
+        raise ValueError("not a JSON object")
+    return value
 
 
 async def _enable_wal(conn: aiosqlite.Connection) -> str:
@@ -350,6 +477,7 @@ class SqliteGameStore(GameStore):
 
     async def load(self, game_id: int) -> GameRow:
         """The game with its own copy of the state; see :meth:`GameStore.load`."""
+        game_id = _game_id(game_id)
         info, state_json = await self._select(game_id)
         if info.status == GameStatus.BROKEN:
             raise GameBroken(game_id, info.broken_error or "unknown")
@@ -359,6 +487,7 @@ class SqliteGameStore(GameStore):
 
     async def game_in_channel(self, channel_id: int) -> GameRow | None:
         """The lobby or running game in the channel, if any (raises GameBroken)."""
+        channel_id = _id(channel_id, "channel_id")
         rows = await self._fetchall(
             f"SELECT id FROM games WHERE channel_id = ? AND status IN {_OPEN}", (channel_id,)
         )
@@ -366,6 +495,7 @@ class SqliteGameStore(GameStore):
 
     async def list_games(self, guild_id: int, *, include_finished: bool = False) -> list[GameInfo]:
         """The guild's games, oldest first (lobby, running and broken; finished if asked)."""
+        guild_id = _id(guild_id, "guild_id")
         where = "" if include_finished else " AND status != 'finished'"
         rows = await self._fetchall(
             f"SELECT {_INFO_COLUMNS} FROM games WHERE guild_id = ?{where} ORDER BY id",
@@ -399,6 +529,7 @@ class SqliteGameStore(GameStore):
 
     async def record(self, game_id: int) -> GameRecord:
         """The game's record: start state and every action with its dice, in order."""
+        game_id = _game_id(game_id)
         conn = self._connection()
         async with self._db_lock:
             games = await conn.execute_fetchall(
@@ -436,7 +567,10 @@ class SqliteGameStore(GameStore):
         settings: Mapping[str, Any] | None = None,
     ) -> GameRow:
         """Create a running game (or a lobby if ``state`` is None) in the channel."""
-        state_json = state.to_json() if state is not None else None
+        guild_id, channel_id = _id(guild_id, "guild_id"), _id(channel_id, "channel_id")
+        created_by = _optional_id(created_by, "created_by")
+        settings_json = _json_object({} if settings is None else settings, "settings")
+        state_json = _state_json(state) if state is not None else None
         status = GameStatus.RUNNING if state is not None else GameStatus.LOBBY
         game_id = await self._shielded(
             self._insert_game(
@@ -447,7 +581,7 @@ class SqliteGameStore(GameStore):
                 seq=state.seq if state is not None else 0,
                 state_json=state_json,
                 start_json=state_json,
-                settings_json=_dumps(dict(settings or {})),
+                settings_json=settings_json,
             )
         )
         return await self.load(game_id)
@@ -511,7 +645,8 @@ class SqliteGameStore(GameStore):
 
     async def start_game(self, game_id: int, state: AnyState) -> GameRow:
         """Turn a lobby into a running game starting at ``state``."""
-        state_json = state.to_json()
+        game_id = _game_id(game_id)
+        state_json = _state_json(state)
 
         async def work() -> None:
             async with self._transaction() as conn:
@@ -540,12 +675,11 @@ class SqliteGameStore(GameStore):
         self, game_id: int, action: dict[str, Any], *, expected_seq: int | None = None
     ) -> ApplyResult:
         """Apply one action; see :meth:`GameStore.apply`."""
-        try:
-            # The engine sees exactly the JSON the log keeps, so replaying the log
-            # gives the stored state by construction.
-            action_json = _dumps(action)
-        except (TypeError, ValueError) as error:
-            raise IllegalAction("bad_action") from error
+        game_id = _game_id(game_id)
+        # The engine sees exactly the JSON the log keeps, so replaying the log
+        # gives the stored state by construction.
+        action_json = _action_json(action)
+        expected_seq = _expected_seq(expected_seq)
         return await self._locked(
             game_id, lambda: self._apply_locked(game_id, action_json, expected_seq)
         )
@@ -661,6 +795,8 @@ class SqliteGameStore(GameStore):
 
         Its pending timers are cancelled with it (by the schema's trigger).
         """
+        game_id = _game_id(game_id)
+        reason = _text(reason, "reason")
 
         async def work() -> None:
             async with self._transaction() as conn:
@@ -679,7 +815,8 @@ class SqliteGameStore(GameStore):
 
     async def set_settings(self, game_id: int, settings: Mapping[str, Any]) -> GameInfo:
         """Replace the game's settings with ``settings`` (a JSON object)."""
-        settings_json = _dumps(dict(settings))
+        game_id = _game_id(game_id)
+        settings_json = _json_object(settings, "settings")
 
         async def work() -> None:
             async with self._transaction() as conn:
@@ -704,6 +841,9 @@ class SqliteGameStore(GameStore):
         settings: Mapping[str, Any] | None = None,
     ) -> GameRow:
         """Create a game from a record after replaying it; its log is the record's."""
+        guild_id, channel_id = _id(guild_id, "guild_id"), _id(channel_id, "channel_id")
+        created_by = _optional_id(created_by, "created_by")
+        settings_json = _json_object({} if settings is None else settings, "settings")
         start, state, entries = _replay_for_store(record)
         over = state.phase == "over"
         game_id = await self._shielded(
@@ -715,7 +855,7 @@ class SqliteGameStore(GameStore):
                 seq=state.seq,
                 state_json=state.to_json(),
                 start_json=start,
-                settings_json=_dumps(dict(settings or {})),
+                settings_json=settings_json,
                 actions=entries,
                 finished_reason=FINISHED_BY_ENGINE if over else None,
             )
@@ -724,6 +864,8 @@ class SqliteGameStore(GameStore):
 
     async def set_aside(self, game_id: int, error: str) -> GameInfo:
         """Mark a lobby or running game as broken with ``error``; cancels its timers."""
+        game_id = _game_id(game_id)
+        error = _text(error, "error")
 
         async def work() -> None:
             info, _ = await self._select(game_id, strict=False)
@@ -765,6 +907,7 @@ class SqliteGameStore(GameStore):
 
     async def rebuild_from_log(self, game_id: int) -> GameRow:
         """Recompute the state from start + log; the game runs again (or is finished)."""
+        game_id = _game_id(game_id)
 
         async def work() -> None:
             info, _ = await self._select(game_id, strict=False)
@@ -839,7 +982,7 @@ class SqliteGameStore(GameStore):
                 )
                 timer_id = cursor.lastrowid
                 assert timer_id is not None
-            return _timer((timer_id, game_id, kind, due_text, payload_json, key, created))
+            return _timer((timer_id, game_id, kind, due_text, payload_json, key, created, 0, None))
 
         return await self._shielded(work())
 
@@ -866,29 +1009,89 @@ class SqliteGameStore(GameStore):
         return await self._shielded(work())
 
     async def next_due_at(self) -> datetime | None:
-        """When the earliest pending timer is due, or None."""
-        rows = await self._fetchall(f"SELECT min(due_at) FROM timers WHERE {_PENDING}")
+        """The earliest moment a pending timer can be taken (due, and its lease over)."""
+        # Two-argument max() is SQLite's scalar max; the times are of one text form,
+        # so text order is time order.
+        rows = await self._fetchall(
+            f"SELECT min(max(due_at, coalesce(leased_until, due_at))) FROM timers WHERE {_PENDING}"
+        )
         return datetime.fromisoformat(rows[0][0]) if rows and rows[0][0] is not None else None
 
     async def due_timers(self, now: datetime, limit: int = 100) -> list[Timer]:
-        """Pending timers due at ``now`` or earlier, earliest first (ties: oldest first)."""
+        """Pending, unleased timers due at ``now`` or earlier, earliest first (ties: oldest)."""
         if limit < 1:
             raise ValueError("limit must be at least 1")
+        now_text = _utc_text(now, "now")
         rows = await self._fetchall(
             f"SELECT {_TIMER_COLUMNS} FROM timers WHERE {_PENDING} AND due_at <= ?"
-            " ORDER BY due_at, id LIMIT ?",
-            (_utc_text(now, "now"), limit),
+            f" AND {_UNLEASED} ORDER BY due_at, id LIMIT ?",
+            (now_text, now_text, limit),
         )
         return [_timer(row) for row in rows]
 
-    async def claim_timer(self, timer_id: int) -> bool:
-        """Mark the timer fired if it is still pending; True if this call did."""
+    async def claim_timer(
+        self,
+        timer_id: int,
+        *,
+        now: datetime | None = None,
+        lease_seconds: float = DEFAULT_LEASE,
+    ) -> bool:
+        """Lease the timer until ``now + lease_seconds`` if it is free; True if this call did."""
+        if not lease_seconds > 0:
+            raise ValueError("lease_seconds must be positive")
+        moment = self._now() if now is None else now
+        now_text = _utc_text(moment, "now")
+        until_text = _utc_text(moment + timedelta(seconds=lease_seconds), "the lease's end")
+
+        async def work() -> bool:
+            async with self._transaction() as conn:
+                # One statement tests and takes: of concurrent claimants (this
+                # connection's tasks are serialised by _db_lock, other processes by
+                # SQLite's write lock) only the first finds the lease free.
+                cursor = await conn.execute(
+                    "UPDATE timers SET leased_until = ?, attempts = attempts + 1"
+                    f" WHERE id = ? AND {_PENDING} AND {_UNLEASED}",
+                    (until_text, timer_id, now_text),
+                )
+                return cursor.rowcount == 1
+
+        return await self._shielded(work())
+
+    async def complete_timer(self, timer_id: int) -> bool:
+        """Mark the timer fired (cancelled ones too); True if this call did."""
 
         async def work() -> bool:
             async with self._transaction() as conn:
                 cursor = await conn.execute(
-                    f"UPDATE timers SET fired_at = ? WHERE id = ? AND {_PENDING}",
+                    "UPDATE timers SET fired_at = ? WHERE id = ? AND fired_at IS NULL",
                     (self._stamp(), timer_id),
+                )
+                return cursor.rowcount == 1
+
+        return await self._shielded(work())
+
+    async def retry_timer(self, timer_id: int, at: datetime) -> None:
+        """Keep the timer pending, free to take again from ``at`` on (a back-off)."""
+        at_text = _utc_text(at, "at")
+
+        async def work() -> None:
+            async with self._transaction() as conn:
+                await conn.execute(
+                    f"UPDATE timers SET leased_until = ? WHERE id = ? AND {_PENDING}",
+                    (at_text, timer_id),
+                )
+
+        await self._shielded(work())
+
+    async def renew_lease(self, timer_id: int, until: datetime) -> bool:
+        """Extend the lease of a pending timer to ``until``; False if it is not pending."""
+        until_text = _utc_text(until, "until")
+
+        async def work() -> bool:
+            async with self._transaction() as conn:
+                cursor = await conn.execute(
+                    f"UPDATE timers SET leased_until = ? WHERE id = ? AND {_PENDING}",
+                    (until_text, timer_id),
                 )
                 return cursor.rowcount == 1
 
@@ -907,20 +1110,21 @@ class SqliteGameStore(GameStore):
 
     async def user_prefs(self, user_id: int) -> dict[str, Any]:
         """A user's preferences (a JSON object; empty if they never set any)."""
+        user_id = _id(user_id, "user_id")
         rows = await self._fetchall(
-            "SELECT prefs_json FROM user_prefs WHERE user_id = ?", (user_id,)
+            "SELECT CAST(prefs_json AS BLOB) FROM user_prefs WHERE user_id = ?", (user_id,)
         )
         if not rows:
             return {}
         try:
-            prefs = json.loads(rows[0][0])
+            return _loads_object(rows[0][0])
         except ValueError:
             return {}  # a damaged row counts as "nothing chosen"
-        return prefs if isinstance(prefs, dict) else {}
 
     async def set_user_prefs(self, user_id: int, prefs: Mapping[str, Any]) -> None:
         """Replace a user's preferences with ``prefs`` (a JSON object)."""
-        prefs_json = _dumps(dict(prefs))
+        user_id = _id(user_id, "user_id")
+        prefs_json = _json_object(prefs, "prefs")
 
         async def work() -> None:
             async with self._transaction() as conn:
@@ -938,36 +1142,54 @@ class SqliteGameStore(GameStore):
     async def finished_states(self, guild_id: int) -> list[dict[str, Any]]:
         """The final states (canonical JSON objects) of the server's finished games, oldest
         first; unreadable ones are left out."""
+        guild_id = _id(guild_id, "guild_id")
         rows = await self._fetchall(
-            "SELECT state_json FROM games WHERE guild_id = ? AND status = 'finished'"
-            " AND state_json IS NOT NULL ORDER BY id",
+            "SELECT CAST(state_json AS BLOB) FROM games WHERE guild_id = ?"
+            " AND status = 'finished' AND state_json IS NOT NULL ORDER BY id",
             (guild_id,),
         )
         found = []
-        for (text,) in rows:
+        for (raw,) in rows:
             try:
-                state = json.loads(text)
+                found.append(_loads_object(raw))
             except ValueError:
                 continue  # a damaged finished game only drops out of the statistics
-            if isinstance(state, dict):
-                found.append(state)
         return found
 
     async def guild_files(self, guild_id: int, kind: str) -> dict[str, dict[str, Any]]:
-        """A server's uploaded files of ``kind`` (``theme`` or ``board``) by id, sorted by id."""
+        """A server's uploaded files of ``kind`` (``theme`` or ``board``) by id, sorted by id.
+
+        A damaged file (not a JSON object, not UTF-8) is left out with a warning in the
+        log: one bad upload must not break every lobby of the server.
+        """
+        guild_id, kind = _id(guild_id, "guild_id"), _kind(kind)
         rows = await self._fetchall(
-            "SELECT item_id, data_json FROM guild_files WHERE guild_id = ? AND kind = ?"
-            " ORDER BY item_id",
+            "SELECT CAST(item_id AS BLOB), CAST(data_json AS BLOB) FROM guild_files"
+            " WHERE guild_id = ? AND kind = ? ORDER BY item_id",
             (guild_id, kind),
         )
-        return {item_id: json.loads(data) for item_id, data in rows}
+        found = {}
+        for raw_id, raw_data in rows:
+            try:
+                item_id = raw_id.decode("utf-8")
+                found[item_id] = _loads_object(raw_data)
+            except ValueError as error:
+                log.warning(
+                    "Guild %d: the stored %s file %r is damaged and left out (%s)",
+                    guild_id,
+                    kind,
+                    raw_id.decode("utf-8", "replace"),
+                    error,
+                )
+        return found
 
     async def save_guild_file(
         self, guild_id: int, kind: str, item_id: str, data: Mapping[str, Any], uploaded_by: int
     ) -> bool:
         """Store a server's file; True if it replaced one of that kind with the same id."""
-        data_json = _dumps(dict(data))
-        key = (guild_id, kind, item_id)
+        key = (_id(guild_id, "guild_id"), _kind(kind), _text(item_id, "item_id"))
+        data_json = _json_object(data, "data")
+        uploaded_by = _id(uploaded_by, "uploaded_by")
 
         async def work() -> bool:
             async with self._transaction() as conn:
@@ -990,12 +1212,13 @@ class SqliteGameStore(GameStore):
 
     async def delete_guild_file(self, guild_id: int, kind: str, item_id: str) -> bool:
         """Remove a server's file; False if there was none of that kind with that id."""
+        key = (_id(guild_id, "guild_id"), _kind(kind), _text(item_id, "item_id"))
 
         async def work() -> bool:
             async with self._transaction() as conn:
                 cursor = await conn.execute(
                     "DELETE FROM guild_files WHERE guild_id = ? AND kind = ? AND item_id = ?",
-                    (guild_id, kind, item_id),
+                    key,
                 )
                 return cursor.rowcount > 0
 
@@ -1012,13 +1235,15 @@ def _replay_for_store(
         start = state.to_json()
         entries = []
         for number, entry in enumerate(parsed.actions):
-            action_json = _dumps(entry["action"])
+            action_json = _action_json(entry["action"])
             events = apply_to_state(state, json.loads(action_json))
             if dice_of(events) != entry["dice"]:
                 raise ValueError(
                     f"action {number}: recorded dice {entry['dice']} but threw {dice_of(events)}"
                 )
             entries.append((state.seq, action_json, _dumps(dice_of(events)), _dumps(events)))
+        for text in (start, state.to_json()):
+            text.encode("utf-8")  # a lone surrogate (in a name, say) cannot be stored
     except Exception as error:  # whatever is wrong with it, the record is not importable
         raise InvalidRecord(f"{type(error).__name__}: {error}") from error
     return start, state, entries

@@ -40,12 +40,15 @@ from simcord.env import Env
 from simcord.results import InteractionResult, ResponseMessage
 
 from bot.app import MonopolyBot
-from bot.config import Settings
+from bot.config import Settings, Tuning
 from bot.engine.rng import SplitMix64
 from bot.engine.scenario import SCENARIO_FORMAT, run
 from bot.engine.state import GameState
 from bot.i18n import t
 from bot.store import GameRow, SqliteGameStore
+
+#: Quicker coalesced edits and stale-click checks than in production (short real-time waits).
+TEST_TUNING = Tuning(edit_interval=0.05, check_delay=0.05)
 
 #: Squares of the German board (``de_euro``) the tests use.
 BADSTRASSE = 1
@@ -206,7 +209,7 @@ async def table(
         # simcord detaches the bot without calling bot.close(), and the conftest's bot
         # does not close its store: without this aiosqlite's worker thread would keep the
         # test process alive after the last test.
-        await seated.bot.scheduler.stop()  # what bot.close() would do first
+        await seated.bot.stop_background()  # what bot.close() would do first
         await seated.bot.store.close()
     if errors.records and request.node.get_closest_marker("xfail") is None:
         pytest.fail("the bot logged errors:\n" + errors.report(), pytrace=False)
@@ -216,14 +219,16 @@ def restarted_bot(db_path: Any) -> MonopolyBot:
     """A new bot on the same database file, built like the conftest's ``simcord_bot``."""
     settings = Settings(discord_token=None, db_path=db_path, log_level="INFO", dev_guild_id=None)
     seeds = itertools.count(7)
-    return MonopolyBot(settings, store=SqliteGameStore(db_path), seeds=lambda: next(seeds))
+    return MonopolyBot(
+        settings, store=SqliteGameStore(db_path), seeds=lambda: next(seeds), tuning=TEST_TUNING
+    )
 
 
 async def restart(table: Table, db_path: Any) -> MonopolyBot:
     """Restart the bot process: a fresh bot on the same database, same virtual Discord."""
     old = table.bot
     await table.env.restart_bot(restarted_bot(db_path))
-    await old.scheduler.stop()  # the old process is gone; so are its timers loop
+    await old.stop_background()  # the old process is gone; so are its timers loop
     await old.store.close()  # and its connection
     return table.bot
 
@@ -296,10 +301,7 @@ async def play_position(
     row = await bot.store.create_game(
         table.guild.id, table.channel.id, state, created_by=host_id, settings=settings
     )
-    cog = bot.get_cog("Monopoly")
-    await cog.post_turn_message(
-        bot.get_channel(table.channel.id), row.id, row.state, dict(row.settings), []
-    )
+    await bot.core.publisher.show(row.id)
     await table.env.settle()
     return row.id
 

@@ -14,7 +14,7 @@ import pytest
 from bot.cardgame import CardState, SimpleCardPlayer, legal_actions, waiting_for
 from bot.cardgame.game import new_game
 from bot.i18n import t
-from cogs.monopoly._cards import LayoutDraft, assign_message, post_table
+from cogs.ui.cards_hand import LayoutDraft, assign_message
 from tests.discord.helpers import Member, Table, embed_text, fresh, private_reply
 
 pytest_plugins = ["tests.discord.helpers"]
@@ -214,7 +214,7 @@ async def test_a_computer_player_plays_its_turns_in_the_card_game(table: Table) 
 def test_own_lay_out_puts_each_card_where_the_player_said() -> None:
     """One's own lay-out: houses and hotel, tokens and wild cards go to the chosen group."""
     from bot.cardgame import new_game
-    from cogs.monopoly._cards import own_layout
+    from cogs.ui.cards_hand import own_layout
 
     state = new_game([("1", "a"), ("2", "b")], seed=1)
     deck = state.deck
@@ -424,8 +424,7 @@ async def test_a_player_answers_questions_on_the_second_page(table: Table) -> No
     row = await bot.store.create_game(
         table.guild.id, table.channel.id, state, created_by=table.alice.id, settings=settings
     )
-    channel = bot.get_channel(table.channel.id)
-    await post_table(bot.get_cog("Monopoly"), channel, row.id, row.state, dict(row.settings))
+    await bot.core.publisher.show(row.id)
     await table.env.settle()
 
     shown = await open_hand(table, row.id, member)
@@ -443,7 +442,7 @@ async def test_a_player_answers_questions_on_the_second_page(table: Table) -> No
     ]
     assert [s.rsplit("-", 1)[1] for s in second] == ["4", "5"]
     await member.select(step, ["dark_blue"], custom_id=second[1])
-    draft = bot.get_cog("Monopoly").drafts[("cardlay", row.id, member.id)]
+    draft = bot.core.drafts.get("cardlay", row.id, member.id)
     assert draft.assign == {"wild-2": "dark_blue"}
 
 

@@ -94,7 +94,7 @@ async def test_a_deadline_for_a_state_that_moved_on_does_nothing(table: Table) -
     current = await table.current_member(game)
     await current.click(await table.turn_message(game), label="🎲 Würfeln")
     before = await table.state_json(game)
-    await bot.get_cog("Monopoly").deadlines.fire(old)
+    await bot.timer_handler(old)
     assert await table.state_json(game) == before
 
 

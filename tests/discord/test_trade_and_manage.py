@@ -30,7 +30,7 @@ from bot.engine.scenario import SCENARIO_FORMAT, setup
 from bot.engine.state import GameState
 from bot.i18n import t
 from bot.store import SqliteGameStore
-from cogs.monopoly._widgets import parse_amount
+from bot.text_input import parse_amount
 
 BADSTRASSE, TURMSTRASSE, SUEDBAHNHOF, CHAUSSEE, ELISEN, POST = 1, 3, 5, 6, 8, 9
 SEESTRASSE, WESTBAHNHOF, OPERNPLATZ, NORDBAHNHOF = 11, 15, 24, 25
@@ -125,10 +125,7 @@ async def start(
     row = await bot.store.create_game(
         table.guild.id, table.channel.id, state, created_by=seats[0][0].id, settings=settings
     )
-    cog = bot.get_cog("Monopoly")
-    await cog.post_turn_message(
-        bot.get_channel(table.channel.id), row.id, row.state, dict(row.settings), []
-    )
+    await bot.core.publisher.show(row.id)
     await table.env.settle()
     return row.id
 

@@ -73,6 +73,10 @@ async def test_from_an_empty_database(db_path: Path, clock: FakeClock) -> None:
         "games_end_cancels_timers",
     ):
         assert name in tables
+    conn = sqlite3.connect(db_path)
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(timers)")}
+    conn.close()
+    assert {"leased_until", "attempts"} <= columns  # 0006
     # Opening again applies nothing.
     async with SqliteGameStore(db_path, now=clock):
         pass
@@ -164,13 +168,16 @@ async def test_from_every_earlier_version(db_path: Path, clock: FakeClock, versi
         assert all(fresh.id > g.id for g in games)  # ids are not reused
         with pytest.raises(ChannelBusy):
             await store.create_game(GUILD, 99, make_state())
-        # Timers (0003) work for the old games: scheduled, replaced, fired, cancelled.
+        # Timers (0003) work for the old games: scheduled, replaced, leased (0006),
+        # fired, cancelled.
         due = clock() + timedelta(minutes=5)
         for info in running:
             await store.add_timer(info.id, "turn_deadline", due, {"seq": 5}, key="turn")
             timer = await store.add_timer(info.id, "turn_deadline", due, {"seq": 6}, key="turn")
             assert await store.pending_timers(info.id) == [timer]
             assert await store.claim_timer(timer.id)
+            assert not await store.claim_timer(timer.id)
+            assert await store.complete_timer(timer.id)
         for info in games:
             if info.status == GameStatus.FINISHED:
                 with pytest.raises(GameNotRunning):
@@ -184,6 +191,41 @@ async def test_from_every_earlier_version(db_path: Path, clock: FakeClock, versi
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
     conn.close()
+
+
+async def test_timers_pending_before_0006_stay_pending(db_path: Path, clock: FakeClock) -> None:
+    # A database at 0005 with timers of every kind of history: the lease columns come
+    # with "nobody holds it", so a pending timer is due as before and nothing else is.
+    await _database_at(db_path, 5, clock)
+    at = "2026-05-01T12:00:00+00:00"
+    conn = sqlite3.connect(db_path)
+    with conn:
+        conn.execute(
+            "INSERT INTO games (guild_id, channel_id, status, created_at, updated_at)"
+            " VALUES (?, 10, 'lobby', ?, ?)",
+            (GUILD, at, at),
+        )
+        game = conn.execute("SELECT max(id) FROM games").fetchone()[0]
+        conn.executemany(
+            "INSERT INTO timers (game_id, kind, due_at, key, created_at, fired_at, cancelled_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (game, "pending", at, "turn", at, None, None),
+                (game, "fired", at, None, at, at, None),
+                (game, "cancelled", at, "turn", at, None, at),
+            ],
+        )
+    conn.close()
+    async with SqliteGameStore(db_path, now=clock) as store:
+        [pending] = await store.pending_timers(game)
+        assert pending.kind == "pending" and pending.attempts == 0
+        assert pending.leased_until is None
+        assert await store.next_due_at() == pending.due_at
+        assert [t.id for t in await store.due_timers(clock())] == [pending.id]
+        assert await store.claim_timer(pending.id)
+        # The key still replaces the pending timer, leased or not (0003's index).
+        again = await store.add_timer(game, "pending", clock(), key="turn")
+        assert await store.pending_timers(game) == [again]
 
 
 async def test_a_newer_database_is_refused(db_path: Path, clock: FakeClock) -> None:

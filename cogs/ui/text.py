@@ -1,4 +1,7 @@
-"""Turning engine events and refusals into short German or English lines."""
+"""Words of a game: events as lines, refusals as polite sentences, names and mentions.
+
+Everything here is a function of the game's state and a language; nothing talks to Discord.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from bot.engine.errors import IllegalAction
 from bot.engine.legal import waiting_for as board_waiting_for
 from bot.engine.state import BANK, POT, GameState
 from bot.engine.themes import Theme, load_theme, theme_from_json
-from bot.i18n import money, t
+from bot.i18n import money, normalise_language, t
 from bot.store import StoreError
 from bot.store.kinds import AnyState
 
@@ -153,6 +156,8 @@ class Narrator:
 
 # Parameters of refusals that are amounts of money, seats or squares.
 MONEY_PARAMS = frozenset({"needed", "minimum", "amount", "cash", "value", "maximum_bid"})
+
+
 SEAT_PARAMS = frozenset({"player", "current"})
 
 
@@ -180,3 +185,8 @@ def refusal(lang: str, error: Exception, narrator: Narrator | None = None) -> st
             return text
         return t(lang, "error.generic", code=error.code)
     return t(lang, "error.unexpected")
+
+
+def user_lang(interaction: Any) -> str:
+    """German or English for private answers, from the user's Discord locale."""
+    return normalise_language(str(getattr(interaction, "locale", "de")))

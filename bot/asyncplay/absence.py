@@ -1,0 +1,242 @@
+"""Absent players: missed deadlines, the table's vote, computer seats and vacation.
+
+A player who lets ``missed_limit`` deadlines in a row pass (setting, 0 = never) is put to a
+vote of the other players still at the table: let the computer play the seat, remove the
+player (their assets go to the bank, as ``/monopoly kick``), or keep waiting. More than half
+of the voters decide; with nobody to vote the computer takes the seat. ``/monopoly vacation``
+hands one's own seat to the computer until one returns. A player who acts themselves — any
+button — is back: their count of missed deadlines starts again and the computer lets go.
+
+Everything here is a pure function of a game's state and its settings (a JSON object kept
+with the game); the caller reads and writes the settings under the game's lock
+(:meth:`bot.service.GameService.update_settings`) and shows the outcome. What a computer
+seat does comes from :mod:`bot.engine.computer` (the level chosen in the lobby for a
+computer player, ``strong`` for an absent player's seat).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.asyncplay.timing import setting
+from bot.cardgame import CardState, SimpleCardPlayer
+from bot.cardgame import waiting_for as card_waiting_for
+from bot.engine.computer import make_player, next_action
+from bot.engine.errors import IllegalAction
+from bot.engine.state import GameState
+
+Action = dict[str, Any]
+Settings = dict[str, Any]
+VOTE_CHOICES = ("computer", "remove", "wait")
+_CARD_PLAYER = SimpleCardPlayer()
+
+
+# -- computer seats ------------------------------------------------------------------
+
+
+def computer_seats(settings: dict[str, Any]) -> set[int]:
+    """The seats the computer plays now (computer players, vacation, the table's vote)."""
+    return {int(seat) for seat in settings.get("computer", {})}
+
+
+def computer_level(settings: dict[str, Any], seat: int) -> str:
+    """How strongly the computer plays ``seat``: as chosen in the lobby, else ``strong``
+    (an absent player's seat is played as well as the bot can)."""
+    return settings.get("computer_level", {}).get(str(seat), "strong")
+
+
+def next_computer_action(state: GameState | CardState, settings: dict[str, Any]) -> Action | None:
+    """What a computer seat does next: answer an offer, or move if the game waits on it."""
+    seats = computer_seats(settings)
+    if isinstance(state, CardState):
+        # The card game has one computer player: it decides draw, swap or end.
+        waiting = [seat for seat in card_waiting_for(state) if seat in seats]
+        return _CARD_PLAYER.decide(state, waiting[0]) if waiting else None
+    players = {seat: make_player(computer_level(settings, seat)) for seat in seats}
+    return next_action(state, players)
+
+
+def player_acted(settings: dict[str, Any], seat: int) -> bool:
+    """A player acted themselves: reset their missed deadlines; True if they took over.
+
+    Changes ``settings`` in place (the caller holds the game's lock and saves them).
+    """
+    missed = settings.get("missed", {})
+    if missed.get(str(seat)):
+        settings["missed"] = {**missed, str(seat): 0}
+    computer = settings.get("computer", {})
+    if str(seat) not in computer:
+        return False
+    settings["computer"] = {k: v for k, v in computer.items() if k != str(seat)}
+    return True
+
+
+def is_out(player: Any) -> bool:
+    """True for a board-game player who is out (a card-game player never is)."""
+    return bool(getattr(player, "bankrupt", False))
+
+
+def choices_for(state: Any) -> tuple[str, ...]:
+    """The vote's options: removing a player needs the board game's ``remove_player``."""
+    if isinstance(state, CardState):
+        return tuple(c for c in VOTE_CHOICES if c != "remove")
+    return VOTE_CHOICES
+
+
+def voters(state: GameState | CardState, settings: dict[str, Any], seat: int) -> list[int]:
+    """Who votes on ``seat``: the other players still in, not played by the computer."""
+    computer = computer_seats(settings)
+    return [
+        s
+        for s, player in enumerate(state.players)
+        if s != seat and not is_out(player) and s not in computer
+    ]
+
+
+def outcome(ballots: dict[str, str], table: list[int]) -> str | None:
+    """The choice more than half of the voters (``table``) made, if any."""
+    counted = [choice for voter, choice in ballots.items() if int(voter) in table]
+    for choice in VOTE_CHOICES:
+        if counted.count(choice) * 2 > len(table):
+            return choice
+    return None
+
+
+# -- missed deadlines and the vote ----------------------------------------------------
+
+
+def count_missed(settings: Settings, seats: list[int]) -> None:
+    """Add one missed deadline for each of ``seats`` (``settings`` changed in place)."""
+    missed = dict(settings.get("missed", {}))
+    for seat in seats:
+        missed[str(seat)] = missed.get(str(seat), 0) + 1
+    settings["missed"] = missed
+
+
+def votes_due(state: GameState | CardState, settings: Settings) -> tuple[list[int], list[int]]:
+    """Seats that missed ``missed_limit`` deadlines in a row and have no vote yet.
+
+    Returns ``(to_vote, decided)``: seats the table votes on, and seats with nobody left
+    to ask, which the computer takes at once (:func:`hand_to_computer`).
+    """
+    limit = setting(settings, "missed_limit")
+    votes = settings.get("votes", {})
+    computer = computer_seats(settings)
+    to_vote, decided = [], []
+    for key, count in settings.get("missed", {}).items():
+        seat = int(key)
+        due = limit and count >= limit and key not in votes
+        if not due or seat in computer or is_out(state.players[seat]):
+            continue
+        (to_vote if voters(state, settings, seat) else decided).append(seat)
+    return to_vote, decided
+
+
+def open_vote(settings: Settings, seat: int, message_id: int) -> None:
+    """Record the vote on ``seat`` shown in ``message_id`` (``settings`` changed in place)."""
+    settings["votes"] = {
+        **settings.get("votes", {}),
+        str(seat): {"message": message_id, "ballots": {}},
+    }
+
+
+def hand_to_computer(settings: Settings, seat: int, reason: str) -> None:
+    """The computer plays ``seat`` from now on (``reason``: vote, vacation, seat)."""
+    settings["computer"] = {**settings.get("computer", {}), str(seat): reason}
+
+
+@dataclass(frozen=True)
+class Ballot:
+    """What a click on a vote's button did.
+
+    ``result`` is None while the vote goes on (``ballots`` so far), else ``back`` (the
+    absent player returned), ``wait``, ``computer`` or ``remove``.
+    """
+
+    seat: int
+    result: str | None
+    ballots: dict[str, str]
+
+
+def cast(
+    state: GameState | CardState, settings: Settings, voter: int | None, arg: str | None
+) -> Ballot:
+    """A player's click on the vote about a seat (``arg`` is ``{seat}-{choice}``).
+
+    Changes ``settings`` in place (the ballot, or the outcome: the vote closed, missed
+    deadlines reset, the seat handed to the computer); raises :class:`IllegalAction`
+    (``unknown_button``, ``vote_closed``, ``not_a_player``, ``vote_not_you``,
+    ``vote_own_seat``, ``not_a_voter``) and changes nothing when the click does not count.
+    """
+    seat_text, _, choice = (arg or "").partition("-")
+    if not seat_text.isdigit() or choice not in (*VOTE_CHOICES, "back"):
+        raise IllegalAction("unknown_button")
+    if choice != "back" and choice not in choices_for(state):
+        raise IllegalAction("unknown_button")
+    votes = dict(settings.get("votes", {}))
+    vote = votes.get(seat_text)
+    seat = int(seat_text)
+    gone = seat >= len(state.players) or is_out(state.players[seat])
+    if vote is None or state.phase == "over" or gone:
+        raise IllegalAction("vote_closed")
+    if voter is None:
+        raise IllegalAction("not_a_player")
+    table = voters(state, settings, seat)
+    if choice == "back" or voter == seat:
+        if voter != seat:
+            raise IllegalAction("vote_not_you")
+        if choice != "back":
+            raise IllegalAction("vote_own_seat")
+        result: str | None = "back"
+    elif voter not in table:
+        raise IllegalAction("not_a_voter")
+    else:
+        vote = {**vote, "ballots": {**vote["ballots"], str(voter): choice}}
+        votes[seat_text] = vote
+        result = outcome(vote["ballots"], table)
+    if result is None:
+        settings["votes"] = votes
+        return Ballot(seat, None, dict(vote["ballots"]))
+    votes.pop(seat_text)
+    settings["votes"] = votes
+    if result in ("back", "wait"):
+        settings["missed"] = {**settings.get("missed", {}), seat_text: 0}
+    if result == "computer":
+        hand_to_computer(settings, seat, "vote")
+    return Ballot(seat, result, dict(vote["ballots"]))
+
+
+# -- vacation ------------------------------------------------------------------------
+
+
+def set_vacation(settings: Settings, seat: int, away: bool) -> bool:
+    """The computer plays ``seat`` (``away``) or stops doing so; False if nothing changes.
+
+    Changes ``settings`` in place; coming back resets the seat's missed deadlines.
+    """
+    computer = dict(settings.get("computer", {}))
+    if away == (str(seat) in computer):
+        return False
+    if away:
+        computer[str(seat)] = "vacation"
+    else:
+        computer.pop(str(seat))
+        settings["missed"] = {**settings.get("missed", {}), str(seat): 0}
+    settings["computer"] = computer
+    return True
+
+
+# -- nudges --------------------------------------------------------------------------
+
+#: Seconds between two ``/monopoly remind`` of a game (shorter if the deadline is).
+REMIND_INTERVAL = 3600
+
+
+def remind_again_at(settings: Settings, now: float) -> float | None:
+    """When the next ``/monopoly remind`` is allowed, or None if it is allowed now."""
+    from bot.asyncplay.timing import duration
+
+    interval = min(REMIND_INTERVAL, (duration(settings, "deadline") or REMIND_INTERVAL * 2) / 2)
+    last = settings.get("last_remind", 0)
+    return last + interval if now - last < interval else None

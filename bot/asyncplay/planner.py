@@ -1,0 +1,218 @@
+"""Which durable timers a game needs now: deadlines, reminders, computer moves, closing times.
+
+Games run for days, so the bot keeps them moving with timers kept in the store and fired by
+:class:`bot.scheduler.Scheduler`:
+
+* ``deadline`` / ``reminder`` / ``reminder_soon`` — planned anew after every action
+  (:meth:`TimerPlanner.reschedule`, keyed, so planning twice is harmless). At the deadline
+  the engine's safe default acts for the absent players; reminders nudge them.
+* ``auto`` — a computer seat moves a moment after the game starts waiting on it.
+* ``auction_close`` / ``trade_close`` — an auction or a trade offer ends at its closing time.
+* ``time_up`` — the agreed end of a time-limited game (preset ``time_limit``).
+* ``digest`` — once a day, the standings.
+
+Every turn timer carries the ``seq`` it was planned for, so a timer for a state that has
+moved on does nothing, and firing one twice moves a game once. A paused game has no timers:
+:meth:`TimerPlanner.pause` remembers what the lasting ones had left. The planner writes
+what the messages show (``deadline_at``, ``ends_at``, ``auction_closes_at``) and the seq it
+planned for (``planned_seq``, checked by the reconciliation) into the settings it is given;
+the caller saves them. No Discord here; the clock is injected.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot.asyncplay import absence
+from bot.asyncplay.timing import DURATIONS, duration, next_digest, setting, soon_before
+from bot.store import GameNotRunning, GameStore
+from bot.store.kinds import AnyState, waiting_for
+
+#: Seconds a computer seat waits before each move, so the table can follow.
+AUTO_DELAY = 2.0
+#: Timers that belong to the state of the moment and are planned anew after each action.
+TURN_TIMERS = ("deadline", "reminder", "reminder_soon", "auto")
+#: What a card game uses (no auctions, trades or time limit there).
+CARD_TIMERS = ("deadline", "reminder", "reminder_soon", "auto", "digest")
+
+
+class TimerPlanner:
+    """Plans the timers of every game in ``store``; ``now`` is the clock.
+
+    ``wake`` is called after a timer was added (so the scheduler looks again), and
+    ``auto_delay`` is how long a computer seat waits before each move.
+    """
+
+    def __init__(
+        self,
+        store: GameStore,
+        now: Callable[[], datetime],
+        wake: Callable[[], None] = lambda: None,
+        *,
+        auto_delay: float = AUTO_DELAY,
+    ) -> None:
+        self.store = store
+        self.now = now
+        self.wake = wake
+        self.auto_delay = auto_delay
+
+    async def reschedule(self, game: int, state: AnyState, settings: dict[str, Any]) -> None:
+        """Plan the turn timers for the game as it is now (after every action).
+
+        Records the move's deadline in ``settings["deadline_at"]`` (a Unix time, for the
+        turn message), or removes it when there is none, and ``planned_seq``.
+        """
+        settings.pop("deadline_at", None)
+        settings["planned_seq"] = state.seq
+        if state.phase == "over" or settings.get("paused"):
+            for key in TURN_TIMERS:
+                await self.store.cancel_timers(game, key=key)
+            return
+        now = self.now()
+        computer = absence.computer_seats(settings)
+        humans = [seat for seat in waiting_for(state) if seat not in computer]
+        if absence.next_computer_action(state, settings) is not None:
+            due = now + timedelta(seconds=self.auto_delay)
+            await self._add(game, "auto", due, {"seq": state.seq})
+        else:
+            await self.store.cancel_timers(game, key="auto")
+        seconds = duration(settings, "deadline")
+        if seconds is None or not humans:
+            for key in ("deadline", "reminder", "reminder_soon"):
+                await self.store.cancel_timers(game, key=key)
+            return
+        deadline = now + timedelta(seconds=seconds)
+        settings["deadline_at"] = int(deadline.timestamp())
+        payload = {"seq": state.seq, "deadline_at": int(deadline.timestamp()), "players": humans}
+        await self._add(game, "deadline", deadline, payload)
+        if setting(settings, "reminders"):
+            await self._add(game, "reminder", now + timedelta(seconds=seconds / 2), payload)
+            soon = deadline - timedelta(seconds=soon_before(seconds))
+            await self._add(game, "reminder_soon", soon, payload)
+        else:
+            await self.store.cancel_timers(game, key="reminder")
+            await self.store.cancel_timers(game, key="reminder_soon")
+
+    async def game_started(self, game: int, state: AnyState, settings: dict[str, Any]) -> None:
+        """Set the timers that run for the whole game: the agreed end and the digest.
+
+        A time-limited game records its start and end (Unix times) in ``settings``
+        (``started_at``, ``ends_at``) for the messages and for a later change of length.
+        """
+        if getattr(state.rules, "end_at_deadline", False):
+            settings["started_at"] = int(self.now().timestamp())
+            await self._plan_end(game, settings)
+        await self.plan_digest(game, settings)
+
+    async def _plan_end(self, game: int, settings: dict[str, Any]) -> None:
+        ends = settings["started_at"] + DURATIONS[setting(settings, "time_limit")]
+        settings["ends_at"] = ends
+        due = max(datetime.fromtimestamp(ends, self.now().tzinfo), self.now())
+        await self._add(game, "time_up", due, {})
+
+    async def plan_digest(self, game: int, settings: dict[str, Any]) -> None:
+        """Schedule the next daily digest, or cancel it if the digest is off."""
+        hour = setting(settings, "digest")
+        if hour == "off":
+            await self.store.cancel_timers(game, key="digest")
+            return
+        due = next_digest(self.now(), int(hour))
+        await self._add(game, "digest", due, {"day": due.date().isoformat()})
+
+    async def time_limit_changed(self, game: int, settings: dict[str, Any]) -> None:
+        """The host changed the game's length: the end moves, counted from the start.
+
+        While the game is paused the new end waits among the paused timers.
+        """
+        if "started_at" not in settings:
+            return  # not a time-limited game
+        if not settings.get("paused"):
+            await self._plan_end(game, settings)
+            return
+        ends = settings["started_at"] + DURATIONS[setting(settings, "time_limit")]
+        settings["ends_at"] = ends
+        left = max(0, ends - settings["paused_at"])
+        saved = [s for s in settings.get("paused_timers", []) if s["kind"] != "time_up"]
+        saved.append({"kind": "time_up", "left": left, "payload": {}, "key": "time_up"})
+        settings["paused_timers"] = saved
+
+    def auction_opened(self, settings: dict[str, Any]) -> datetime | None:
+        """A new auction's closing time (None if ``auction_time`` is off).
+
+        Recorded in ``settings["auction_closes_at"]`` for the auction message; the timer
+        itself is set with :meth:`auction_close_at` once the message exists.
+        """
+        seconds = duration(settings, "auction_time")
+        if seconds is None:
+            settings.pop("auction_closes_at", None)
+            return None
+        closes = self.now() + timedelta(seconds=seconds)
+        settings["auction_closes_at"] = int(closes.timestamp())
+        return closes
+
+    async def auction_close_at(self, game: int, closes: datetime | None, message_id: int) -> None:
+        """Close the auction shown in ``message_id`` at ``closes`` (if it has a closing time)."""
+        if closes is not None:
+            await self._add(game, "auction_close", closes, {"message": message_id})
+
+    async def auction_closed(self, game: int, settings: dict[str, Any]) -> None:
+        """The auction is over: its closing time and timer go."""
+        settings.pop("auction_closes_at", None)
+        await self.store.cancel_timers(game, key="auction_close")
+
+    async def trade_offered(self, game: int, settings: dict[str, Any], trade_id: int) -> None:
+        """Give a new trade offer its closing time (``settings["trade_closes"]``), if any."""
+        seconds = duration(settings, "trade_time")
+        if seconds is None:
+            return
+        closes = self.now() + timedelta(seconds=seconds)
+        await self._add(game, "trade_close", closes, {"trade": trade_id}, key=f"trade:{trade_id}")
+        settings["trade_closes"] = {
+            **settings.get("trade_closes", {}),
+            str(trade_id): int(closes.timestamp()),
+        }
+
+    async def pause(self, game: int, settings: dict[str, Any]) -> None:
+        """Cancel every timer of the game, remembering what the lasting ones had left."""
+        now = self.now()
+        kept = []
+        for timer in await self.store.pending_timers(game):
+            if timer.kind in TURN_TIMERS:
+                continue  # planned afresh, with a whole deadline, on resume
+            left = max(0.0, (timer.due_at - now).total_seconds())
+            kept.append(
+                {"kind": timer.kind, "left": left, "payload": timer.payload, "key": timer.key}
+            )
+        settings["paused_timers"] = kept
+        await self.store.cancel_timers(game)
+
+    async def resume(self, game: int, state: AnyState, settings: dict[str, Any]) -> None:
+        """Set the timers of a paused game again: closing times keep what they had left."""
+        now = self.now()
+        for saved in settings.pop("paused_timers", []):
+            due = now + timedelta(seconds=saved["left"])
+            if saved["kind"] == "time_up":
+                settings["ends_at"] = int(due.timestamp())
+            if saved["kind"] == "auction_close":
+                settings["auction_closes_at"] = int(due.timestamp())
+            if saved["kind"] == "digest":
+                due = next_digest(now, int(setting(settings, "digest")))
+            await self.store.add_timer(game, saved["kind"], due, saved["payload"], key=saved["key"])
+        await self.reschedule(game, state, settings)
+
+    async def _add(
+        self,
+        game: int,
+        kind: str,
+        due: datetime,
+        payload: dict[str, Any],
+        *,
+        key: str | None = None,
+    ) -> None:
+        try:
+            await self.store.add_timer(game, kind, due, payload, key=key or kind)
+        except GameNotRunning:
+            return  # the game ended meanwhile: nothing to plan
+        self.wake()

@@ -1,0 +1,78 @@
+"""Whether a game has everything it needs to move on: its live message and its timers.
+
+A game is stuck when its latest committed state has no message whose buttons can move it
+(a turn message, an auction or offer message, a card table), or when its timers were not
+planned for that state. That happens when a Discord call fails after an action was saved,
+or when the process dies in between. :func:`missing_parts` says what is missing, from the
+state and the game's settings alone (the publisher records there what it showed); the
+reconciler (``cogs/core/reconcile.py``) puts it right.
+"""
+
+from __future__ import annotations
+
+from bot.cardgame import CardState
+from bot.store import GameRow, GameStatus
+
+#: Parts a game can miss, in the order the reconciler repairs them.
+PARTS = ("timers", "lobby", "turn", "table", "auction", "offers")
+
+
+def missing_parts(row: GameRow) -> list[str]:
+    """What the game lacks now (a sublist of :data:`PARTS`; empty if it is fine).
+
+    * ``timers``: not planned for the current state (``planned_seq``);
+    * ``lobby``: a lobby without its message;
+    * ``turn``: a running board game without a turn message, or one whose buttons are
+      for an older state (not checked during an auction, when the turn message waits);
+    * ``table``: the same for the card game's table message;
+    * ``auction``: an auction under way without its message;
+    * ``offers``: an open trade offer or lot offer without its public message.
+
+    Games stored before these records existed (no ``turn_seq``) count as live; a click on
+    their outdated buttons still finds them (``stale_message``).
+    """
+    settings = row.settings
+    if row.status == GameStatus.LOBBY:
+        return [] if settings.get("lobby_message") else ["lobby"]
+    state = row.state
+    if row.status != GameStatus.RUNNING or state is None or state.phase == "over":
+        return []
+    missing = []
+    if settings.get("planned_seq") != state.seq:
+        missing.append("timers")
+    if isinstance(state, CardState):
+        seq = settings.get("table_seq", state.seq)
+        if not settings.get("table_message") or seq != state.seq:
+            missing.append("table")
+        return missing
+    seq = settings.get("turn_seq", state.seq)
+    if not settings.get("turn_message") or (seq != state.seq and state.auction is None):
+        missing.append("turn")
+    if state.auction is not None and not settings.get("auction_message"):
+        missing.append("auction")
+    shown = settings.get("trade_messages", {})
+    lots_missing = state.lot_offer is not None and not settings.get("lot_offer_message")
+    if any(str(trade["id"]) not in shown for trade in state.trades) or lots_missing:
+        missing.append("offers")
+    return missing
+
+
+def stale_message(row: GameRow, message_id: int | None, shown_seq: int | None) -> str | None:
+    """Which live message ``message_id`` is, if a click on it says it did not follow the game.
+
+    Only for games stored before the publisher recorded the state its messages show
+    (``turn_seq``, ``table_seq``): there a click for an older state on the game's own turn
+    message (or table) is the only sign that the message is out of date (``turn`` or
+    ``table``). Where the record exists, :func:`missing_parts` knows better: a click from a
+    client that had not caught up yet is no reason to post the message again.
+    """
+    state = row.state
+    if state is None or message_id is None or shown_seq is None or shown_seq == state.seq:
+        return None
+    settings = row.settings
+    if isinstance(state, CardState):
+        legacy = "table_seq" not in settings
+        return "table" if legacy and settings.get("table_message") == message_id else None
+    legacy = "turn_seq" not in settings
+    own = settings.get("turn_message") == message_id and state.auction is None
+    return "turn" if legacy and own else None

@@ -1,0 +1,123 @@
+"""Publishing MONOPOLY Das Kartenspiel: the public table message, round results, the end.
+
+The table message is edited after every action (its image and lines) and records the
+state version its button carries (``table_seq``), which is how the reconciler knows it is
+live. Called by :class:`~cogs.core.publisher.Publisher` under the game's lock.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bot.asyncplay import absence
+from bot.cardgame import CardState
+from bot.cardgame.view import visible_events
+from bot.i18n import t
+from bot.store import ApplyResult, GameRow
+from cogs.core.notify import game_link, tell_turn
+from cogs.ui.cards_table import (
+    MAX_LINES,
+    event_line,
+    round_files,
+    round_message,
+    table_file,
+    table_message,
+)
+
+if TYPE_CHECKING:
+    from cogs.core.publisher import Publisher
+
+
+async def publish(pub: Publisher, row: GameRow, result: ApplyResult, channel: Any) -> bool:
+    """Show an action of the card game; True if all went out."""
+    state = result.state
+    assert isinstance(state, CardState)
+    state = row.state if isinstance(row.state, CardState) else state
+    settings = dict(row.settings)
+    lang = settings.get("lang", "de")
+    public = visible_events(result.events, None)
+    lines = [line for event in public if (line := event_line(state, lang, event))]
+    settings["card_lines"] = (list(settings.get("card_lines", [])) + lines)[-MAX_LINES:]
+    if result.actor is not None:
+        absence.player_acted(settings, result.actor)  # back at the table: count anew
+    await pub.core.planner.reschedule(row.id, state, settings)
+    ok = channel is not None
+    if channel is not None:
+        for event in public:
+            if event["type"] == "round_scored":
+                posted = await pub.send(
+                    row.id,
+                    channel,
+                    "round result",
+                    embed=round_message(state, lang, event),
+                    files=await round_files(state, lang),
+                )
+                ok &= posted is not None
+            if event["type"] == "game_over":
+                winners = ", ".join(state.players[s].name for s in event["winners"])
+                posted = await pub.send(
+                    row.id, channel, "card winner", content=t(lang, "cards.winner", names=winners)
+                )
+                ok &= posted is not None
+        ok &= await _edit_table(pub, row, state, settings, channel)
+    await pub.save(row, settings)
+    return ok
+
+
+async def _edit_table(
+    pub: Publisher, row: GameRow, state: CardState, settings: dict[str, Any], channel: Any
+) -> bool:
+    message_id = settings.get("table_message")
+    if message_id is None:
+        return await post_table(pub, row, settings, channel, state=state)
+    lang = settings.get("lang", "de")
+    done = await pub.edit(
+        row.id,
+        channel,
+        message_id,
+        "table edit",
+        **table_message(row.id, state, settings),
+        attachments=[await table_file(state, lang)],
+    )
+    if done:
+        settings["table_seq"] = state.seq
+        await tell_turn(pub.core, row, state, settings, game_link(row, settings))
+    return done
+
+
+async def post_table(
+    pub: Publisher,
+    row: GameRow,
+    settings: dict[str, Any],
+    channel: Any,
+    *,
+    state: CardState | None = None,
+) -> bool:
+    """Post the table message (a new game's, or again) and remember it (``settings``)."""
+    state = state or row.state  # type: ignore[assignment]
+    assert isinstance(state, CardState)
+    lang = settings.get("lang", "de")
+    if "card_lines" not in settings:
+        settings["card_lines"] = [
+            line
+            for event in visible_events(state.events, None)
+            if (line := event_line(state, lang, event))
+        ]
+    if settings.get("planned_seq") != state.seq:
+        await pub.core.planner.reschedule(row.id, state, settings)
+    if channel is None:
+        return False
+    message = await pub.send(
+        row.id,
+        channel,
+        "card table",
+        **table_message(row.id, state, settings),
+        file=await table_file(state, lang),
+    )
+    if message is None:
+        return False
+    pub.permission_fine(row.id)
+    settings["table_message"] = message.id
+    settings["table_seq"] = state.seq
+    await tell_turn(pub.core, row, state, settings, message.jump_url)
+    return True

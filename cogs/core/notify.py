@@ -1,0 +1,94 @@
+"""Nudging players: mentions in the channel and direct messages to those who asked for them.
+
+``/monopoly notify`` stores a user's choice (reminders by DM, and a DM whenever their turn
+begins); the reminders and deadlines of ``cogs/timers.py`` and the publisher's new turn
+messages call these. Closed DMs are the user's choice and are only logged.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from bot.asyncplay import absence
+from bot.i18n import t
+from bot.store import GameRow
+from bot.store.kinds import AnyState
+from cogs.ui.text import mentions
+
+if TYPE_CHECKING:
+    from cogs.core.services import Core
+
+log = logging.getLogger(__name__)
+
+
+def game_link(row: GameRow, settings: dict[str, Any] | None = None) -> str:
+    """A link to the game's current message (or its channel)."""
+    settings = settings if settings is not None else row.settings
+    message = settings.get("turn_message") or settings.get("table_message")
+    base = f"https://discord.com/channels/{row.guild_id}/{row.channel_id}"
+    return f"{base}/{message}" if message else base
+
+
+async def direct_message(core: Core, user_id: int, text: str) -> bool:
+    """Send ``text`` to a user privately; False if that is not possible."""
+    bot = core.bot
+    try:
+        user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+        await user.send(text)
+    except Exception as error:  # noqa: BLE001 - closed DMs, unknown users, Discord down
+        log.info("Could not send a DM to %s: %s", user_id, error)
+        return False
+    return True
+
+
+async def remind(
+    core: Core, row: GameRow, channel: Any, seats: list[int], key: str, **params: Any
+) -> bool:
+    """Mention ``seats`` in the channel and DM those who opted in; False if the post failed.
+
+    ``key`` is the channel text (with ``players`` and ``params``); ``<key>.dm`` the DM.
+    """
+    state = row.state
+    assert state is not None
+    lang = row.settings.get("lang", "de")
+    text = t(lang, key, players=mentions(state, seats), **params)  # type: ignore[arg-type]
+    posted = await core.publisher.send(row.id, channel, "reminder", content=text)
+    link = game_link(row)
+    for seat in seats:
+        if not state.players[seat].id.isdigit():
+            continue  # a computer player reads no messages
+        user_id = int(state.players[seat].id)
+        prefs = await core.store.user_prefs(user_id)
+        if not prefs.get("dm"):
+            continue
+        dm_lang = prefs.get("lang", lang)
+        dm = t(dm_lang, f"{key}.dm", channel=f"<#{row.channel_id}>", link=link, **params)
+        await direct_message(core, user_id, dm)
+    return posted is not None
+
+
+async def tell_turn(
+    core: Core, row: GameRow, state: AnyState, settings: dict[str, Any], link: str
+) -> None:
+    """A direct message to the player whose turn begins, if they asked for one.
+
+    Once per turn and player (``settings["turn_told"]``, saved by the caller), never to a
+    computer seat, and not when the game is over or paused.
+    """
+    seat = state.current
+    if state.phase == "over" or settings.get("paused"):
+        return
+    told = f"{state.turn}:{seat}"
+    if settings.get("turn_told") == told:
+        return
+    settings["turn_told"] = told
+    player = state.players[seat]
+    if not player.id.isdigit() or seat in absence.computer_seats(settings):
+        return
+    prefs = await core.store.user_prefs(int(player.id))
+    if not prefs.get("turn_dm"):
+        return
+    lang = prefs.get("lang", settings.get("lang", "de"))
+    text = t(lang, "notify.turn.dm", channel=f"<#{row.channel_id}>", link=link)
+    await direct_message(core, int(player.id), text)

@@ -1,0 +1,256 @@
+"""The publisher: every message a game posts or edits, guarded.
+
+After an action is saved, :meth:`Publisher.publish` shows it: the board game's turn,
+auction and offer messages (``board_messages``), the card game's table (``card_messages``).
+The game's timers are planned before any Discord call, so a failing call never leaves a
+game without its deadline or its computer's next move. Every Discord call goes through
+:meth:`Publisher.call`: a failure (a 5xx, a missing permission, a deleted channel or
+message, a rate limit that outlasted discord.py's retries) is logged, never raised; the
+game is handed to the reconciler, which posts the missing message again, and a missing
+permission is said once in the channel (or to the host by DM), naming the permission.
+
+Edits of one message are coalesced (:class:`Coalescer`): a burst of bids makes at most one
+edit per ``edit_interval`` seconds, and the last state wins.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import aiohttp
+import discord
+
+from bot.cardgame import CardState
+from bot.i18n import t
+from bot.store import ApplyResult, GameRow
+
+if TYPE_CHECKING:
+    from cogs.core.services import Core
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: Seconds between two edits of one message (Discord rate-limits edits per channel).
+EDIT_INTERVAL = 1.0
+#: What the bot needs in a game's channel, by the permission's attribute name.
+NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
+#: Failures of a Discord call that the publisher survives.
+FAILURES = (discord.HTTPException, aiohttp.ClientError, asyncio.TimeoutError, OSError)
+
+
+@dataclass
+class _Slot:
+    last: float = -1e9
+    pending: Callable[[], Awaitable[bool]] | None = None
+    task: asyncio.Task[None] | None = None
+
+
+@dataclass
+class Coalescer:
+    """At most one edit of a message per ``interval`` seconds; the newest payload wins."""
+
+    interval: float = EDIT_INTERVAL
+    slots: dict[int, _Slot] = field(default_factory=dict)
+
+    async def edit(self, message_id: int, do_edit: Callable[[], Awaitable[bool]]) -> bool:
+        """Edit now if the last edit is long enough ago, else once the interval is over.
+
+        Returns the edit's outcome, or True when it was put off (the flush reports its
+        own failure through ``do_edit``).
+        """
+        loop = asyncio.get_running_loop()
+        slot = self.slots.setdefault(message_id, _Slot())
+        wait = slot.last + self.interval - loop.time()
+        if slot.task is not None and not slot.task.done():
+            slot.pending = do_edit  # the flush under way will use the newest payload
+            return True
+        if wait > 0:
+            slot.pending = do_edit
+            slot.task = loop.create_task(self._flush(message_id, wait), name="coalesced-edit")
+            return True
+        slot.last = loop.time()
+        return await do_edit()
+
+    async def _flush(self, message_id: int, wait: float) -> None:
+        await asyncio.sleep(wait)
+        slot = self.slots[message_id]
+        edit, slot.pending = slot.pending, None
+        slot.last = asyncio.get_running_loop().time()
+        if edit is not None:
+            await edit()
+
+    async def drain(self) -> None:
+        """Wait for the edits put off (e.g. before shutting down)."""
+        tasks = [s.task for s in self.slots.values() if s.task is not None and not s.task.done()]
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+
+class Publisher:
+    """Posts and edits the messages of every game (see the module docstring)."""
+
+    def __init__(self, core: Core, *, edit_interval: float = EDIT_INTERVAL) -> None:
+        self.core = core
+        self.coalescer = Coalescer(edit_interval)
+        self._fetched: dict[int, discord.abc.Messageable] = {}
+        self._told: dict[int, frozenset[str]] = {}
+
+    # -- channels -----------------------------------------------------------------------
+
+    async def channel(self, channel_id: int) -> discord.abc.Messageable | None:
+        """The game's channel or thread; fetched by id when the cache lacks it (a thread
+        archived after a quiet week); None if it is gone."""
+        bot = self.core.bot
+        channel = bot.get_channel(channel_id) or self._fetched.get(channel_id)
+        if channel is None:
+            try:
+                channel = await bot.fetch_channel(channel_id)
+            except FAILURES as error:  # deleted, or no longer visible to the bot
+                log.info("Channel %s of a game is gone: %s", channel_id, error)
+                return None
+            if isinstance(channel, discord.abc.Messageable):
+                self._fetched[channel_id] = channel
+        return channel if isinstance(channel, discord.abc.Messageable) else None
+
+    # -- guarded calls ------------------------------------------------------------------
+
+    async def call(
+        self, game: int, channel: Any, what: str, call: Callable[[], Awaitable[T]]
+    ) -> T | None:
+        """Run one Discord call for ``game``; on failure log it, tell the reconciler (and,
+        for a missing permission, the channel) and return None."""
+        try:
+            return await call()
+        except discord.Forbidden as error:
+            log.warning("Game %s: %s forbidden: %s", game, what, error)
+            self.core.reconciler.failed(game)
+            await self._tell_missing(game, channel, what)
+        except FAILURES as error:
+            log.warning("Game %s: %s failed: %s", game, what, error)
+            self.core.reconciler.failed(game)
+        return None
+
+    async def send(self, game: int, channel: Any, what: str, **payload: Any) -> Any:
+        """Post a message in the game's channel; the message, or None if that failed."""
+        return await self.call(game, channel, what, lambda: channel.send(**payload))
+
+    async def edit(
+        self, game: int, channel: Any, message_id: int, what: str, **payload: Any
+    ) -> bool:
+        """Edit one of the game's messages now; False if that failed."""
+
+        async def run() -> bool:
+            await channel.get_partial_message(message_id).edit(**payload)
+            return True
+
+        return bool(await self.call(game, channel, what, run))
+
+    async def edit_soon(
+        self, game: int, channel: Any, message_id: int, what: str, **payload: Any
+    ) -> bool:
+        """Like :meth:`edit`, but coalesced with other edits of the same message."""
+        return await self.coalescer.edit(
+            message_id, lambda: self.edit(game, channel, message_id, what, **payload)
+        )
+
+    async def _tell_missing(self, game: int, channel: Any, what: str) -> None:
+        """Say once which permission the bot lacks in the game's channel."""
+        missing = self.missing_permissions(channel) or ["send_messages"]
+        told = frozenset(missing)
+        if self._told.get(game) == told:
+            return
+        self._told[game] = told
+        try:
+            row = await self.core.store.load(game)
+        except Exception:  # noqa: BLE001 - only for the language and the host
+            return
+        lang = row.settings.get("lang", "de")
+        names = ", ".join(t(lang, f"permission.{name}") for name in missing)
+        text = t(lang, "permission.missing", permissions=names)
+        try:
+            await channel.send(text)
+            return
+        except FAILURES:
+            pass  # cannot even say it there: tell the host
+        host = row.settings.get("host")
+        if not isinstance(host, int):
+            return
+        try:
+            user = self.core.bot.get_user(host) or await self.core.bot.fetch_user(host)
+            await user.send(
+                t(lang, "permission.missing_dm", permissions=names, channel=f"<#{row.channel_id}>")
+            )
+        except FAILURES:
+            log.info("Could not tell the host %s of game %s about permissions", host, game)
+
+    def missing_permissions(self, channel: Any, *, thread: bool | None = None) -> list[str]:
+        """The permissions of :data:`NEEDED` the bot lacks in ``channel`` (as far as known)."""
+        guild = getattr(channel, "guild", None)
+        me = getattr(guild, "me", None)
+        if guild is None or me is None or not hasattr(channel, "permissions_for"):
+            return []
+        perms = channel.permissions_for(me)
+        needed = list(NEEDED)
+        if thread if thread is not None else isinstance(channel, discord.Thread):
+            needed.append("send_messages_in_threads")
+        return [name for name in needed if not getattr(perms, name, True)]
+
+    def permission_fine(self, game: int) -> None:
+        """A post went through: a later lack of permission is worth saying again."""
+        self._told.pop(game, None)
+
+    # -- publishing ---------------------------------------------------------------------
+
+    async def publish(self, game: int, result: ApplyResult, channel: Any | None = None) -> bool:
+        """Show what an action did; True if every message the game needs is up to date."""
+        from cogs.core import board_messages, card_messages
+
+        async with self.core.service.lock(game):
+            row = await self.core.store.load(game)
+            channel = channel or await self.channel(row.channel_id)
+            if isinstance(result.state, CardState):
+                return await card_messages.publish(self, row, result, channel)
+            return await board_messages.publish(self, row, result, channel)
+
+    async def started(self, game: int, channel: Any | None = None) -> bool:
+        """Post the first message of a game that just started (turn message or table)."""
+        from cogs.core import board_messages, card_messages
+
+        async with self.core.service.lock(game):
+            row = await self.core.store.load(game)
+            channel = channel or await self.channel(row.channel_id)
+            settings = dict(row.settings)
+            state = row.state
+            assert state is not None
+            await self.core.planner.game_started(game, state, settings)
+            if isinstance(state, CardState):
+                ok = await card_messages.post_table(self, row, settings, channel)
+            else:
+                ok = await board_messages.post_turn(self, row, settings, channel, state.events)
+            await self.core.store.set_settings(game, settings)
+            return ok
+
+    async def show(self, game: int) -> bool:
+        """Post the game's current message (turn message or table) as it is now."""
+        from cogs.core import board_messages, card_messages
+
+        async with self.core.service.lock(game):
+            row = await self.core.store.load(game)
+            channel = await self.channel(row.channel_id)
+            settings = dict(row.settings)
+            if isinstance(row.state, CardState):
+                ok = await card_messages.post_table(self, row, settings, channel)
+            else:
+                lines = list(settings.get("turn_lines", []))
+                ok = await board_messages.post_turn(self, row, settings, channel, lines)
+            await self.core.store.set_settings(game, settings)
+            return ok
+
+    async def save(self, row: GameRow, settings: dict[str, Any]) -> None:
+        """Write back the settings a publishing step changed."""
+        await self.core.store.set_settings(row.id, settings)

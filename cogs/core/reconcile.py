@@ -1,0 +1,192 @@
+"""The reconciler: a game whose live message or timers went missing gets them back.
+
+A game needs, for its latest saved state, a message whose buttons move it and its timers
+(:func:`bot.liveness.missing_parts`). When a Discord call fails after an action was saved
+(a 5xx, a missing permission, a deleted message) or the process dies in between, one of
+them is missing. The reconciler puts it right by planning the timers again and posting the
+current message again (the old one loses its buttons):
+
+* at start-up, for every open game;
+* when a player clicks an outdated message of a game (``check_soon``): if that message is
+  the game's own turn message or table, it did not follow the game;
+* by a periodic sweep: every ``sweep_every`` seconds for the games whose publishing failed
+  in this process, every ``full_every`` seconds for every open game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+from bot.cardgame import CardState
+from bot.liveness import missing_parts, stale_message
+from bot.store import GameRow, StoreError
+from cogs.core import board_messages, card_messages
+from cogs.ui.lobby import lobby_message
+
+if TYPE_CHECKING:
+    from cogs.core.services import Core
+
+log = logging.getLogger(__name__)
+
+SWEEP_EVERY = 60.0
+FULL_EVERY = 3600.0
+#: Seconds a click on an outdated message waits before its game is checked: the action
+#: that outdated it may still be on its way to the channel.
+CHECK_DELAY = 5.0
+
+
+class Reconciler:
+    """Repairs games (see the module docstring)."""
+
+    def __init__(
+        self,
+        core: Core,
+        *,
+        sweep_every: float = SWEEP_EVERY,
+        full_every: float = FULL_EVERY,
+        check_delay: float = CHECK_DELAY,
+    ) -> None:
+        self.core = core
+        self.check_delay = check_delay
+        self.sweep_every = sweep_every
+        self.full_every = full_every
+        self.dirty: set[int] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._loop_task: asyncio.Task[None] | None = None
+
+    def failed(self, game: int) -> None:
+        """A Discord call of ``game`` failed: look at it at the next sweep."""
+        self.dirty.add(game)
+
+    def check_soon(
+        self, game: int, message_id: int | None = None, shown_seq: int | None = None
+    ) -> None:
+        """Look at ``game`` now, in the background (a click on ``message_id`` was outdated)."""
+
+        async def later() -> None:
+            await asyncio.sleep(self.check_delay)
+            await self.reconcile(game, message_id, shown_seq)
+
+        task = asyncio.get_running_loop().create_task(later(), name=f"reconcile-{game}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def reconcile(
+        self, game: int, message_id: int | None = None, shown_seq: int | None = None
+    ) -> list[str]:
+        """Repair what ``game`` lacks; the parts repaired (empty if it was fine)."""
+        try:
+            async with self.core.service.lock(game):
+                row = await self.core.store.load(game)
+                parts = missing_parts(row)
+                stale = stale_message(row, message_id, shown_seq)
+                if stale is not None and stale not in parts:
+                    parts.append(stale)
+                if not parts:
+                    self.dirty.discard(game)
+                    return []
+                repaired = await self._repair(row, parts)
+        except StoreError as error:
+            log.info("Game %s cannot be reconciled: %s", game, error)
+            self.dirty.discard(game)
+            return []
+        except Exception:  # noqa: BLE001 - the next sweep tries again
+            log.exception("Reconciling game %s failed", game)
+            self.dirty.add(game)
+            return []
+        if repaired == parts:
+            self.dirty.discard(game)
+        else:
+            self.dirty.add(game)
+        log.info("Game %s reconciled: %s (missing: %s)", game, repaired, parts)
+        return repaired
+
+    async def _repair(self, row: GameRow, parts: list[str]) -> list[str]:
+        pub = self.core.publisher
+        settings = dict(row.settings)
+        channel = await pub.channel(row.channel_id)
+        state = row.state
+        done = []
+        for part in parts:
+            ok = False
+            if part == "timers" and state is not None:
+                await self.core.planner.reschedule(row.id, state, settings)
+                ok = True
+            elif channel is None:
+                ok = False
+            elif part == "lobby":
+                message = await pub.send(
+                    row.id, channel, "lobby again", **lobby_message(row.id, settings)
+                )
+                if message is not None:
+                    settings["lobby_message"] = message.id
+                    ok = True
+            elif part == "turn":
+                old = settings.get("turn_message")
+                lines = list(settings.get("turn_lines", []))
+                ok = await board_messages.post_turn(pub, row, settings, channel, lines)
+                if ok and old:
+                    await pub.edit(row.id, channel, old, "old turn message", view=None)
+            elif part == "table":
+                old = settings.get("table_message")
+                ok = await card_messages.post_table(pub, row, settings, channel)
+                if ok and old:
+                    await pub.edit(row.id, channel, old, "old table", view=None)
+            elif part == "auction" and state is not None and not isinstance(state, CardState):
+                ok = await board_messages.post_auction(pub, row, state, settings, channel)
+            elif part == "offers" and state is not None and not isinstance(state, CardState):
+                ok = await board_messages.post_offers(pub, row, state, settings, None, channel)
+            if ok:
+                done.append(part)
+        await self.core.store.set_settings(row.id, settings)
+        return done
+
+    # -- sweeps -------------------------------------------------------------------------
+
+    async def sweep(self, *, everything: bool = False) -> dict[int, list[str]]:
+        """Reconcile the dirty games (every open game if ``everything``); what was repaired."""
+        if everything:
+            games = [row.id for row in await self.core.store.unfinished_games()]
+        else:
+            games = sorted(self.dirty)
+        repaired = {}
+        for game in games:
+            parts = await self.reconcile(game)
+            if parts:
+                repaired[game] = parts
+        return repaired
+
+    def start(self) -> None:
+        """Start the periodic sweeps (the first, over every open game, at once)."""
+        if self._loop_task is None or self._loop_task.done():
+            loop = asyncio.get_running_loop()
+            self._loop_task = loop.create_task(self._run(), name="reconciler")
+
+    async def stop(self) -> None:
+        """Stop the sweeps and the checks under way."""
+        tasks = [t for t in (self._loop_task, *self._tasks) if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        self._loop_task = None
+
+    async def _run(self) -> None:
+        since_full = 0.0
+        everything = True
+        while True:
+            try:
+                repaired = await self.sweep(everything=everything)
+                if repaired:
+                    log.info("Sweep repaired %d game(s): %s", len(repaired), repaired)
+            except Exception:  # noqa: BLE001 - the store may be busy; next round
+                log.exception("The reconciler's sweep failed")
+            await asyncio.sleep(self.sweep_every)
+            since_full += self.sweep_every
+            everything = since_full >= self.full_every
+            if everything:
+                since_full = 0.0

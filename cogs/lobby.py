@@ -1,0 +1,333 @@
+"""Opening a game: ``/monopoly start``, the lobby's buttons (join, leave, rules, start), its
+computer players and the host's house rules (changeable only before the game starts).
+
+``/monopoly start`` first checks the bot's own permissions in the channel and refuses,
+naming what is missing, before anything is created. Every change of a lobby goes through
+the game service (``bot/service.py``), which checks it under the game's lock.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.engine.errors import IllegalAction
+from bot.engine.rules import Rules, available_presets
+from bot.i18n import t
+from bot.rules_summary import describe_rules
+from bot.server_files import BOARD, THEME, catalog, resolve
+from bot.service import LobbyPlayer
+from bot.store import ChannelBusy
+from bot.text_input import parse_amount
+from cogs.core.click import Click
+from cogs.core.services import FeatureCog
+from cogs.ui.house_rules import (
+    AMOUNTS,
+    CHOICES,
+    FIXED_FREE_PARKING,
+    TOGGLES,
+    AmountsForm,
+    house_rules_panel,
+)
+from cogs.ui.lobby import REMOVE_COMPUTER, lobby_message
+from cogs.ui.text import board_of, user_lang
+
+log = logging.getLogger(__name__)
+
+#: Turn deadlines offered by ``/monopoly start`` (the full list is in ``/monopoly settings``).
+START_DEADLINES = ("off", "5m", "1h", "12h", "24h", "48h")
+#: What the bot needs where a game is played, by the permission's attribute name.
+CHANNEL_PERMISSIONS = ("send_messages", "embed_links", "attach_files", "read_message_history")
+THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
+
+
+def missing_permissions(interaction: discord.Interaction, thread: bool) -> list[str]:
+    """The permissions the bot lacks in the interaction's channel for a new game there."""
+    perms = interaction.app_permissions
+    needed = list(CHANNEL_PERMISSIONS)
+    if thread or isinstance(interaction.channel, discord.Thread):
+        needed.append("send_messages_in_threads")
+    if thread:
+        needed.append("create_public_threads")
+    return [name for name in needed if not getattr(perms, name, False)]
+
+
+class LobbyCog(FeatureCog, name="Lobby"):
+    """``/monopoly start`` and everything a lobby offers until the game starts."""
+
+    @app_commands.command(name="start", description="Open a MONOPOLY lobby in this channel")
+    @app_commands.describe(
+        preset="Rules to play by",
+        language="Language of the game",
+        theme="Names on the board",
+        max_players="Most players allowed",
+        deadline="Time each player has for a move before the bot plays it safe",
+        game="MONOPOLY or MONOPOLY The Card Game",
+        where="Play in this channel or in a new thread of it",
+        edition="A board of this server's own (see /monopoly edition)",
+    )
+    @app_commands.choices(
+        where=[
+            app_commands.Choice(name="in this channel", value="here"),
+            app_commands.Choice(name="in a new thread", value="thread"),
+        ],
+        game=[
+            app_commands.Choice(name="MONOPOLY", value="board"),
+            app_commands.Choice(name="MONOPOLY card game", value="cards"),
+        ],
+        deadline=[app_commands.Choice(name=key, value=key) for key in START_DEADLINES],
+        preset=[app_commands.Choice(name=p, value=p) for p in available_presets()],
+        language=[
+            app_commands.Choice(name="Deutsch", value="de"),
+            app_commands.Choice(name="English", value="en"),
+        ],
+    )
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        preset: str = "classic",
+        language: str | None = None,
+        theme: str | None = None,
+        max_players: app_commands.Range[int, 2, 10] | None = None,
+        deadline: str = "off",
+        game: str = "board",
+        where: str = "here",
+        edition: str | None = None,
+    ) -> None:
+        """Open a lobby: players join with a button, the host starts the game.
+
+        With ``where`` "thread" the lobby and the whole game go to a new public thread of
+        the channel (one game per thread), and the channel gets a link to it; inside a
+        thread the game simply opens there.
+        """
+        click = self.core.dispatcher.command(interaction)
+        lang = language or click.lang
+        new_thread = where == "thread" and not isinstance(interaction.channel, discord.Thread)
+        missing = missing_permissions(interaction, new_thread)
+        if missing:
+            if new_thread and set(missing) <= set(THREAD_PERMISSIONS):
+                raise IllegalAction("thread_forbidden")
+            names = ", ".join(t(click.lang, f"permission.{name}") for name in missing)
+            raise IllegalAction("missing_permissions", permissions=names)
+        host = LobbyPlayer(interaction.user.id, interaction.user.display_name)
+        board_game = game == "board"  # the card game has neither themes nor boards
+        chosen = await resolve(
+            self.core.store,
+            interaction.guild_id or 0,
+            preset,
+            theme if board_game else None,
+            edition if board_game else None,
+        )
+        thread = None
+        if new_thread:
+            thread = await self._new_thread(click, host, lang, game)
+            if thread is None:
+                return
+        try:
+            row = await click.service.open_lobby(
+                interaction.guild_id or 0,
+                thread.id if thread is not None else interaction.channel_id or 0,
+                host,
+                preset=preset,
+                lang=lang,
+                theme=chosen["theme"],
+                theme_data=chosen.get("theme_data"),
+                board_data=chosen.get("board_data"),
+                max_players=max_players,
+                deadline=deadline,
+                game=game,
+            )
+        except ChannelBusy:  # never for a new thread
+            await click.reply(await self._busy_text(interaction, click.lang))
+            return
+        lobby = lobby_message(row.id, row.settings)
+        if thread is None:
+            await interaction.response.send_message(**lobby)
+            message = await interaction.original_response()
+        else:
+            # Answer first: Discord allows three seconds, and the thread took one request.
+            text = t(lang, "thread.opened", host=interaction.user.mention, thread=thread.mention)
+            await interaction.response.send_message(text)
+            message = await self.core.publisher.send(row.id, thread, "lobby", **lobby)
+            if message is None:
+                return  # the reconciler posts the lobby once it can
+        await self.core.store.set_settings(row.id, {**row.settings, "lobby_message": message.id})
+
+    async def _suggest(
+        self, interaction: discord.Interaction, current: str, kind: str, own_only: bool = False
+    ) -> list[app_commands.Choice[str]]:
+        lang = user_lang(interaction)
+        found = await catalog(
+            self.core.store, interaction.guild_id or 0, kind, lang, own_only=own_only
+        )
+        needle = current.casefold()
+        return [
+            app_commands.Choice(name=f"{name} ({item_id})"[:100], value=item_id)
+            for name, item_id in found
+            if needle in item_id or needle in name.casefold()
+        ][:25]
+
+    @start.autocomplete("theme")
+    async def _theme_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self._suggest(interaction, current, THEME)
+
+    @start.autocomplete("edition")
+    async def _edition_choices(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self._suggest(interaction, current, BOARD)
+
+    async def _new_thread(
+        self, click: Click, host: LobbyPlayer, lang: str, game: str
+    ) -> discord.Thread | None:
+        """A new public thread of the channel for the game, or None (the user is told why)."""
+        channel = click.interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            raise IllegalAction("no_thread_here")
+        title = t(lang, "thread.name_cards" if game == "cards" else "thread.name")
+        try:
+            return await channel.create_thread(
+                name=f"{title} – {host.name}"[:100],
+                type=discord.ChannelType.public_thread,
+                # A week: the longest Discord allows, for games that pause for days.
+                auto_archive_duration=10080,
+                reason=f"/monopoly start by {host.name}",
+            )
+        except discord.HTTPException as error:
+            log.warning("Could not open a thread in channel %s: %s", channel.id, error)
+            await click.reply(t(click.lang, "error.thread_forbidden"))
+            return None
+
+    async def _busy_text(self, interaction: discord.Interaction, lang: str) -> str:
+        """'A game runs here', with a link to its current message when there is one."""
+        row = await self.core.store.game_in_channel(interaction.channel_id or 0)
+        message_id = None
+        if row is not None:
+            settings = row.settings
+            message_id = (
+                settings.get("turn_message")
+                or settings.get("table_message")
+                or settings.get("lobby_message")
+            )
+        if message_id is None or interaction.guild_id is None:
+            return t(lang, "error.channel_busy")
+        link = (
+            f"https://discord.com/channels/{interaction.guild_id}/"
+            f"{interaction.channel_id}/{message_id}"
+        )
+        return t(lang, "error.channel_busy_link", link=link)
+
+    # -- the lobby's buttons ----------------------------------------------------------------
+
+    async def join_or_leave(self, click: Click) -> None:
+        """Join or leave the lobby; the lobby message shows the players."""
+        assert click.ref is not None
+        user = LobbyPlayer(click.user_id, click.interaction.user.display_name)
+        if click.ref.action == "join":
+            settings = await click.service.join(click.game, user)
+        else:
+            settings = await click.service.leave(click.game, user.id)
+        await click.edit(**lobby_message(click.game, settings))
+
+    async def show_rules(self, click: Click) -> None:
+        """The lobby's rules, privately."""
+        row = await click.load()
+        settings = row.settings
+        rules = Rules.from_preset(settings["preset"], **settings.get("overrides", {}))
+        text = "\n".join(describe_rules(rules, click.lang, board_of(settings)))
+        await click.reply(text[:1900])
+
+    async def start_game(self, click: Click) -> None:
+        """The host starts the game: seats in joining order, a fresh seed, the first message."""
+        await click.defer()
+        row = await click.service.start(click.game, click.user_id)
+        message = click.interaction.message
+        if message is not None:
+            await self.core.publisher.edit(row.id, click.channel, message.id, "lobby", view=None)
+        await self.core.publisher.started(row.id, click.channel)
+
+    async def computers(self, click: Click) -> None:
+        """The host seats a computer player of a strength, or takes the last one out."""
+        choice = click.values[0] if click.values else ""
+        if choice == REMOVE_COMPUTER:
+            settings = await click.service.remove_computer(click.game, click.user_id)
+        else:
+            settings = await click.service.add_computer(click.game, click.user_id, choice)
+        await click.edit(**lobby_message(click.game, settings))
+
+    # -- house rules ------------------------------------------------------------------------
+
+    async def house_rules(self, click: Click) -> None:
+        """The host opens the house rules panel (others are told it is the host's job)."""
+        await click.reply(**house_rules_panel(click.game, click.settings, click.lang))
+
+    async def _change(self, click: Click, changes: dict[str, Any]) -> dict[str, Any]:
+        overrides = {**click.settings.get("overrides", {}), **changes}
+        settings = await click.service.update_lobby(click.game, click.user_id, overrides=overrides)
+        message_id = settings.get("lobby_message")
+        if message_id is not None:
+            # If the edit fails the lobby shows the change with its next update.
+            await self.core.publisher.edit(
+                click.game,
+                click.channel,
+                message_id,
+                "lobby",
+                **lobby_message(click.game, settings),
+            )
+        return settings
+
+    async def rule_choice(self, click: Click) -> None:
+        """A choice of one of the house rules' selects."""
+        name = click.arg or ""
+        value = click.values[0] if click.values else ""
+        if name not in CHOICES or not (value.isascii() and value.isdigit()):
+            raise IllegalAction("unknown_button")
+        choices = CHOICES[name]
+        if int(value) >= len(choices):
+            raise IllegalAction("unknown_button")
+        changes: dict[str, Any] = {name: choices[int(value)]}
+        if name == "free_parking" and choices[int(value)] == "fixed":
+            changes["free_parking_amount"] = FIXED_FREE_PARKING
+        settings = await self._change(click, changes)
+        await click.edit(**house_rules_panel(click.game, settings, click.lang))
+
+    async def rule_toggle(self, click: Click) -> None:
+        """A yes/no house rule switched."""
+        name = click.arg or ""
+        if name not in TOGGLES:
+            raise IllegalAction("unknown_button")
+        settings = click.settings
+        rules = Rules.from_preset(settings["preset"], **settings.get("overrides", {}))
+        settings = await self._change(click, {name: not getattr(rules, name)})
+        await click.edit(**house_rules_panel(click.game, settings, click.lang))
+
+    async def amounts_form(self, click: Click) -> None:
+        """The form for one group of amounts (a form must be the first answer)."""
+        index = int(click.arg) if click.arg and click.arg.isascii() and click.arg.isdigit() else 0
+        if index >= len(AMOUNTS):
+            raise IllegalAction("unknown_button")
+        await click.form(AmountsForm(click.game, click.lang, index))
+
+    async def amounts(self, click: Click) -> None:
+        """Check every typed number, then change them together."""
+        index = int(click.arg) if click.arg and click.arg.isascii() and click.arg.isdigit() else 0
+        if index >= len(AMOUNTS):
+            raise IllegalAction("unknown_button")
+        names = AMOUNTS[list(AMOUNTS)[index]]
+        changes: dict[str, Any] = {}
+        for name in names:
+            text = click.fields.get(name, "").strip()
+            if not text:
+                continue
+            amount = parse_amount(text)
+            if amount is None:
+                await click.reply(t(click.lang, "error.bad_number", text=text[:40]))
+                return
+            changes[name] = amount
+        await self._change(click, changes)
+        await click.reply(t(click.lang, "manage.done"))

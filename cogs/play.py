@@ -1,0 +1,221 @@
+"""Turn play of the board game: the turn message's buttons, the auction, giving up, and the
+commands that show where one stands (``status``, ``board``, ``players``, ``rules``, ``log``).
+
+Every button here is an engine action of the clicking player; the dispatcher has already
+checked that they sit at the table (and, where the route says so, that the button belongs
+to the state shown). Building, mortgages and debts are in ``cogs/property.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.engine.auctions import next_minimum
+from bot.engine.errors import IllegalAction
+from bot.engine.rules import Rules
+from bot.engine.state import GameState
+from bot.i18n import t
+from bot.rules_summary import describe_rules
+from bot.store import GameRow
+from bot.text_input import parse_amount
+from cogs.core.click import Click
+from cogs.core.services import FeatureCog
+from cogs.ui.forms import BidForm
+from cogs.ui.ids import GameButton
+from cogs.ui.text import Narrator, board_of, theme_of
+from cogs.ui.turn import board_file, wealth_table
+
+#: Buttons that map straight to an engine action of the clicking player.
+SIMPLE_ACTIONS: dict[str, dict[str, Any]] = {
+    "roll": {"type": "roll"},
+    "pay_bail": {"type": "pay_bail"},
+    "use_jail_card": {"type": "use_jail_card"},
+    "buy": {"type": "buy"},
+    "decline": {"type": "decline"},
+    "choose_pay": {"type": "choose", "option": "pay"},
+    "choose_draw": {"type": "choose", "option": "draw"},
+    "keep_mortgages": {"type": "decide_mortgages", "lift": []},
+    "end_turn": {"type": "end_turn"},
+    "declare_bankruptcy": {"type": "declare_bankruptcy"},
+    "auction_pass": {"type": "auction_pass"},
+}
+#: Old turn messages had per-square buttons; their clicks still work.
+SQUARE_ACTIONS = ("build", "sell_building", "mortgage", "unmortgage")
+LOG_LIMIT = 1900
+
+
+async def game_here(click: Click, *, running: bool = False, cards: bool = False) -> GameRow:
+    """The channel's game (``running``: started; a card game only if ``cards``).
+
+    Raises IllegalAction (``no_game_here``, ``not_started``, ``board_only``) otherwise.
+    """
+    row = await click.core.store.game_in_channel(click.interaction.channel_id or 0)
+    if row is None:
+        raise IllegalAction("no_game_here")
+    click.row = row
+    if running and row.state is None:
+        raise IllegalAction("not_started")
+    if running and not cards and not isinstance(row.state, GameState):
+        raise IllegalAction("board_only")
+    return row
+
+
+class PlayCog(FeatureCog, name="Play"):
+    """The board game's turn buttons and the player's views of the game."""
+
+    # -- buttons ------------------------------------------------------------------------
+
+    async def simple(self, click: Click) -> None:
+        """A decision button of the turn message (roll, buy, bail, end turn, …)."""
+        assert click.ref is not None
+        action = dict(SIMPLE_ACTIONS[click.ref.action])
+        await click.act(action, expected_seq=click.ref.seq)
+
+    async def lift_all(self, click: Click) -> None:
+        """Lift every mortgaged lot just received."""
+        state = click.state
+        assert isinstance(state, GameState) and click.ref is not None
+        lift = state.mortgage_choices[0]["squares"] if state.mortgage_choices else []
+        action = {"type": "decide_mortgages", "lift": lift}
+        await click.act(action, expected_seq=click.ref.seq)
+
+    async def raise_bid(self, click: Click) -> None:
+        """+1 / +10 / +50 / +100 on the auction message."""
+        state = click.state
+        assert isinstance(state, GameState) and click.ref is not None
+        if state.auction is None:
+            raise IllegalAction("no_auction")
+        step = int(click.arg) if click.arg and click.arg.isdigit() else 1
+        base = state.auction["high"] if state.auction["leader"] is not None else 0
+        amount = max(base + step, next_minimum(state))
+        await click.act({"type": "bid", "amount": amount}, expected_seq=click.ref.seq)
+
+    async def bid_form(self, click: Click) -> None:
+        """ "Bid …" (or a sealed bid): the form for an amount; it must be the first answer."""
+        assert click.ref is not None
+        sealed = click.ref.action == "sealed_modal"
+        await click.form(BidForm(click.game, click.ref.seq or 0, click.lang, sealed=sealed))
+
+    async def bid(self, click: Click) -> None:
+        """A typed bid (live) or sealed maximum; only the bidder learns a sealed amount."""
+        assert click.ref is not None
+        text = click.fields.get("amount", "")
+        amount = parse_amount(text)
+        if amount is None:
+            await click.reply(t(click.lang, "error.bad_number", text=text[:40]))
+            return
+        if click.ref.action == "bid":
+            await click.defer()
+            await click.act({"type": "bid", "amount": amount})
+            return
+        await click.defer(private=True)
+        result = await click.act({"type": "sealed_bid", "amount": amount})
+        shown = Narrator(result.state, click.lang).money(amount)  # type: ignore[arg-type]
+        await click.reply(t(click.lang, "auction.sealed_confirm", amount=shown))
+
+    async def resign(self, click: Click) -> None:
+        """ "Give up": asked again privately, with a button that stays valid meanwhile."""
+        view = discord.ui.View(timeout=None)
+        view.add_item(
+            GameButton(
+                click.game,
+                click.ref.seq if click.ref and click.ref.seq is not None else 0,
+                "resign_confirm",
+                label=t(click.lang, "button.resign_confirm"),
+                style=discord.ButtonStyle.danger,
+            )
+        )
+        await click.reply(t(click.lang, "resign.confirm"), view=view)
+
+    async def resign_confirm(self, click: Click) -> None:
+        """Giving up, confirmed."""
+        await click.act({"type": "resign"})
+
+    async def square_action(self, click: Click) -> None:
+        """A per-square button of an older turn message (build, mortgage, …)."""
+        assert click.ref is not None
+        if not click.arg or not click.arg.isdigit():
+            raise IllegalAction("unknown_button")
+        await click.act({"type": click.ref.action, "square": int(click.arg)})
+        await click.reply(t(click.lang, "manage.done"))
+
+    # -- commands -----------------------------------------------------------------------
+
+    @app_commands.command(name="status", description="Your cash, lots and cards (only you see it)")
+    async def status(self, interaction: discord.Interaction) -> None:
+        """Show the caller's own position, privately."""
+        click = self.core.dispatcher.command(interaction)
+        row = await game_here(click, running=True)
+        state = row.state
+        assert isinstance(state, GameState)
+        lang = click.lang
+        seat = click.seat_of(state)
+        if seat is None:
+            raise IllegalAction("not_a_player")
+        narrator = Narrator(state, lang, theme_of(row.settings))
+        player = state.players[seat]
+        lots = [
+            narrator.square(i)
+            + (" (H)" if state.mortgaged[i] else "")
+            + (f" 🏠×{state.houses[i]}" if 0 < state.houses[i] < 5 else "")
+            + (" 🏨" if state.houses[i] == 5 else "")
+            for i, owner in enumerate(state.owner)
+            if owner == seat
+        ]
+        debts = [narrator.money(d["amount"]) for d in state.debts if d["debtor"] == seat]
+        text = t(
+            lang,
+            "status.text",
+            cash=narrator.money(player.cash),
+            square=narrator.square(player.position),
+            lots=", ".join(lots) or "–",
+            cards=len(player.jail_cards),
+            debts=", ".join(debts) or "–",
+        )
+        await click.reply(text)
+
+    @app_commands.command(name="board", description="Post the current board")
+    async def board(self, interaction: discord.Interaction) -> None:
+        """Post the board image."""
+        click = self.core.dispatcher.command(interaction)
+        row = await game_here(click, running=True)
+        await interaction.response.defer()
+        file = await board_file(row.state, row.settings)  # type: ignore[arg-type]
+        await interaction.followup.send(file=file)
+
+    @app_commands.command(name="players", description="Cash and net worth of every player")
+    async def players(self, interaction: discord.Interaction) -> None:
+        """The net-worth table."""
+        click = self.core.dispatcher.command(interaction)
+        row = await game_here(click, running=True)
+        settings = {**row.settings, "lang": click.lang}
+        await click.reply(wealth_table(row.state, settings))  # type: ignore[arg-type]
+
+    @app_commands.command(name="rules", description="The rules of this game")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        """The active preset and settings."""
+        click = self.core.dispatcher.command(interaction)
+        row = await game_here(click)
+        if row.settings.get("game") == "cards":
+            raise IllegalAction("board_only")
+        if isinstance(row.state, GameState):
+            rules, board = row.state.rules, row.state.board
+        else:
+            rules = Rules.from_preset(row.settings["preset"], **row.settings.get("overrides", {}))
+            board = board_of(row.settings)  # type: ignore[assignment]
+        await click.reply("\n".join(describe_rules(rules, click.lang, board))[:1900])
+
+    @app_commands.command(name="log", description="The latest events of the game")
+    async def show_log(self, interaction: discord.Interaction) -> None:
+        """The last lines of the turn message (only you see it)."""
+        click = self.core.dispatcher.command(interaction)
+        row = await game_here(click)
+        text = ""
+        for line in reversed(list(row.settings.get("turn_lines", []))):
+            if len(text) + len(line) + 1 > LOG_LIMIT:
+                break
+            text = line + ("\n" + text if text else "")
+        await click.reply(text or t(click.lang, "log.empty"))

@@ -1,0 +1,267 @@
+"""What the game's timers do when they fire (planned by ``bot/asyncplay/planner.py``).
+
+The scheduler (``bot/scheduler.py``) runs each due timer at least once: a process that dies
+while a timer runs leaves it leased, and it fires again when the lease expires. So every
+handler here is idempotent: turn timers carry the ``seq`` they were planned for and act
+with it as the expected state (a second firing finds the game moved on), closing times
+check that their auction or offer is still open, and reminders, missed deadlines and the
+digest record what they did in the game's settings before they do it again.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bot.asyncplay import absence
+from bot.asyncplay.planner import CARD_TIMERS
+from bot.cardgame import CardState
+from bot.cardgame import default_action as card_default_action
+from bot.engine.defaults import default_action as board_default_action
+from bot.engine.errors import IllegalAction
+from bot.engine.state import GameState
+from bot.i18n import t
+from bot.store import GameRow, StaleAction, StoreError, Timer
+from bot.store.kinds import AnyState, waiting_for
+from cogs.core.notify import remind
+from cogs.core.services import FeatureCog
+from cogs.ui.cards_table import table_file, table_message
+from cogs.ui.listings import digest_embed
+from cogs.ui.turn import board_file
+from cogs.ui.vote import vote_message
+
+log = logging.getLogger(__name__)
+
+#: Most default actions one deadline may take (a whole turn needs only a few).
+MAX_DEFAULT_STEPS = 30
+
+Handler = Callable[[GameRow, Timer, Any], Awaitable[None]]
+
+
+def default_action(state: AnyState, seat: int) -> dict[str, Any] | None:
+    """The safe move for an absent player, board game or card game."""
+    if isinstance(state, CardState):
+        return card_default_action(state, seat)
+    return board_default_action(state, seat)
+
+
+class TimersCog(FeatureCog, name="Timers"):
+    """Fires the timers of every game (the bot's scheduler calls :meth:`fire`)."""
+
+    def handlers(self) -> dict[str, Handler]:
+        """What each kind of timer does."""
+        return {
+            "reminder": self._remind,
+            "reminder_soon": self._remind,
+            "deadline": self._deadline,
+            "auto": self._auto,
+            "auction_close": self._auction_close,
+            "trade_close": self._trade_close,
+            "time_up": self._time_up,
+            "digest": self._digest,
+        }
+
+    async def fire(self, timer: Timer) -> None:
+        """Handle a due timer; paused, finished and unknown games fire nothing."""
+        handler = self.handlers().get(timer.kind)
+        if handler is None:
+            log.warning("Unknown timer kind %r of game %s", timer.kind, timer.game_id)
+            return
+        row = await self.core.store.load(timer.game_id)
+        state = row.state
+        if state is None or state.phase == "over" or row.settings.get("paused"):
+            return
+        if isinstance(state, CardState) and timer.kind not in CARD_TIMERS:
+            return
+        channel = await self.core.publisher.channel(row.channel_id)
+        if channel is None:
+            return  # the channel is gone: nothing to show, nobody to wait for
+        await handler(row, timer, channel)
+
+    async def _once(self, game: int, key: str, value: Any) -> bool:
+        """Record ``settings[key] = value``; False if it was recorded already (a re-fire)."""
+        async with self.core.service.editing(game) as edit:
+            if edit.settings.get(key) == value:
+                edit.cancel()
+                return False
+            edit.settings[key] = value
+        return True
+
+    async def _remind(self, row: GameRow, timer: Timer, channel: Any) -> None:
+        state = row.state
+        assert state is not None
+        if state.seq != timer.payload.get("seq"):
+            return  # the game moved on since the timer was set
+        seats = [s for s in waiting_for(state) if s in timer.payload.get("players", [])]
+        if not seats or not await self._once(row.id, "reminded", f"{timer.kind}:{state.seq}"):
+            return
+        due = f"<t:{timer.payload.get('deadline_at', 0)}:R>"
+        await remind(self.core, row, channel, seats, "deadline.reminder", due=due)
+
+    async def _deadline(self, row: GameRow, timer: Timer, channel: Any) -> None:
+        state = row.state
+        assert state is not None
+        if state.seq != timer.payload.get("seq"):
+            return
+        players = timer.payload.get("players", waiting_for(state))
+        absent = sorted(set(waiting_for(state)) & set(players))
+        if not absent:
+            return
+        async with self.core.service.editing(row.id) as edit:
+            if edit.settings.get("missed_seq") == state.seq:
+                edit.cancel()  # this deadline was counted before (a re-fire)
+            else:
+                edit.settings["missed_seq"] = state.seq
+                absence.count_missed(edit.settings, absent)
+        lang = row.settings.get("lang", "de")
+        names = ", ".join(state.players[s].name for s in absent)
+        await self.core.publisher.send(
+            row.id, channel, "deadline", content=t(lang, "deadline.passed", players=names)
+        )
+        await self.play_for(row.id, state, set(absent), default_action, channel)
+        await self._call_votes(row.id, channel)
+
+    async def play_for(
+        self,
+        game: int,
+        state: AnyState,
+        seats: set[int],
+        decide: Callable[[Any, int], dict[str, Any] | None],
+        channel: Any,
+    ) -> None:
+        """Let ``decide`` act for ``seats`` while the game waits on one of them."""
+        store = self.core.store
+        for _ in range(MAX_DEFAULT_STEPS):
+            waiting = [s for s in waiting_for(state) if s in seats]
+            if not waiting:
+                return
+            action = decide(state, waiting[0])
+            if action is None:
+                return
+            try:
+                result = await store.apply(game, action, expected_seq=state.seq)
+            except StaleAction:
+                return  # a player acted meanwhile
+            except (IllegalAction, StoreError):
+                log.warning("Deadline action refused in game %s", game, exc_info=True)
+                return
+            state = result.state
+            await self.core.publisher.publish(game, result, channel)
+
+    async def _call_votes(self, game: int, channel: Any) -> None:
+        """Open a vote on every seat that has missed ``missed_limit`` deadlines in a row."""
+        async with self.core.service.editing(game) as edit:
+            state = edit.row.state
+            if state is None or state.phase == "over":
+                edit.cancel()
+                return
+            settings = edit.settings
+            to_vote, decided = absence.votes_due(state, settings)
+            lang = settings.get("lang", "de")
+            for seat in to_vote:
+                payload = vote_message(game, state, settings, seat, {})
+                message = await self.core.publisher.send(game, channel, "vote", **payload)
+                if message is not None:
+                    absence.open_vote(settings, seat, message.id)
+            for seat in decided:
+                absence.hand_to_computer(settings, seat, "vote")
+                text = t(lang, "vote.computer", player=state.players[seat].name)
+                await self.core.publisher.send(game, channel, "vote", content=text)
+            if decided:
+                await self.core.planner.reschedule(game, state, settings)
+
+    async def _auto(self, row: GameRow, timer: Timer, channel: Any) -> None:
+        """One move of a computer seat; publishing it plans the next one."""
+        state = row.state
+        assert state is not None
+        if state.seq != timer.payload.get("seq"):
+            return
+        action = absence.next_computer_action(state, dict(row.settings))
+        if action is None:
+            return
+        store = self.core.store
+        try:
+            result = await store.apply(row.id, action, expected_seq=state.seq)
+        except StaleAction:
+            return  # a player was quicker; the next plan starts from their move
+        except IllegalAction:
+            # The computer is not meant to err; if it does, the safe default stands in.
+            log.warning("Computer action %s refused in game %s", action, row.id, exc_info=True)
+            fallback = default_action(state, action["player"])
+            if fallback is None:
+                return
+            try:
+                result = await store.apply(row.id, fallback, expected_seq=state.seq)
+            except (IllegalAction, StoreError):
+                log.warning("Default action refused in game %s", row.id, exc_info=True)
+                return
+        await self.core.publisher.publish(row.id, result, channel)
+
+    async def _auction_close(self, row: GameRow, timer: Timer, channel: Any) -> None:
+        state = row.state
+        same = row.settings.get("auction_message") == timer.payload.get("message")
+        if not isinstance(state, GameState) or state.auction is None or not same:
+            return  # that auction is over
+        if await self._system_action(row, {"type": "close_auction"}, channel):
+            lang = row.settings.get("lang", "de")
+            await self.core.publisher.send(
+                row.id, channel, "auction closed", content=t(lang, "auction.time_up")
+            )
+
+    async def _trade_close(self, row: GameRow, timer: Timer, channel: Any) -> None:
+        state = row.state
+        assert isinstance(state, GameState)
+        trade_id = timer.payload.get("trade")
+        trade = next((tr for tr in state.trades if tr["id"] == trade_id), None)
+        if trade is None:
+            return
+        action = {"type": "decline_trade", "player": trade["to"], "trade": trade["id"]}
+        if await self._system_action(row, action, channel):
+            lang = row.settings.get("lang", "de")
+            text = t(lang, "trade.timed_out", player=state.players[trade["to"]].name)
+            await self.core.publisher.send(row.id, channel, "trade closed", content=text)
+
+    async def _time_up(self, row: GameRow, timer: Timer, channel: Any) -> None:
+        await self._system_action(row, {"type": "time_up"}, channel)
+
+    async def _system_action(self, row: GameRow, action: dict[str, Any], channel: Any) -> bool:
+        """Apply a timed action of the bot's own; True if it was applied."""
+        try:
+            result = await self.core.store.apply(row.id, action)
+        except StoreError:
+            log.warning("Timed action %s refused in game %s", action, row.id, exc_info=True)
+            return False
+        except IllegalAction as error:  # the game no longer allows it
+            log.info("Timed action %s not possible in game %s: %s", action, row.id, error)
+            return False
+        await self.core.publisher.publish(row.id, result, channel)
+        return True
+
+    async def _digest(self, row: GameRow, timer: Timer, channel: Any) -> None:
+        day = timer.payload.get("day") or timer.due_at.date().isoformat()
+        if await self._once(row.id, "digest_day", day):
+            state = row.state
+            settings = dict(row.settings)
+            if isinstance(state, CardState):
+                lang = settings.get("lang", "de")
+                payload = table_message(row.id, state, settings)
+                payload["embed"].title = t(lang, "cards.digest", round=state.round)
+                await self.core.publisher.send(
+                    row.id,
+                    channel,
+                    "digest",
+                    embed=payload["embed"],
+                    content=payload["content"],
+                    file=await table_file(state, lang),
+                )
+            else:
+                await self.core.publisher.send(
+                    row.id,
+                    channel,
+                    "digest",
+                    embed=digest_embed(row),
+                    file=await board_file(state, settings),  # type: ignore[arg-type]
+                )
+        async with self.core.service.editing(row.id) as edit:
+            await self.core.planner.plan_digest(row.id, edit.settings)

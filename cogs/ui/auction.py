@@ -1,0 +1,127 @@
+"""The auction message: the lot, the highest bid and bidder, the bid buttons (or, for a
+sealed auction, who has submitted a maximum, never how much)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.engine.auctions import is_sealed
+from bot.engine.state import GameState
+from bot.i18n import t
+from cogs.ui.ids import GameButton
+from cogs.ui.text import Narrator, mentions, theme_of
+
+AUCTION_STEPS = (1, 10, 50, 100)
+
+
+def _sealed_auction_message(
+    game_id: int,
+    state: GameState,
+    settings: dict[str, Any],
+    embed: discord.Embed,
+    narrator: Narrator,
+) -> dict[str, Any]:
+    """A sealed auction: the terms, who has submitted a maximum (never how much)."""
+    lang = settings["lang"]
+    auction = state.auction
+    assert auction is not None
+    embed.description = (
+        t(lang, "auction.no_bid", minimum=narrator.money(auction["min"]))
+        + "\n"
+        + t(lang, "auction.sealed", step=narrator.money(state.rules.auction_min_raise))
+    )
+    submitted = [b["player"] for b in auction["bids"]]
+    waiting = [b for b in auction["bidders"] if b not in auction["passed"] and b not in submitted]
+    embed.add_field(
+        name=t(lang, "auction.submitted"),
+        value=", ".join(narrator.player(b) for b in submitted) or "–",
+    )
+    embed.add_field(
+        name=t(lang, "auction.bidders"), value=", ".join(narrator.player(b) for b in waiting) or "–"
+    )
+    if settings.get("auction_closes_at"):
+        embed.add_field(
+            name=t(lang, "auction.closes"), value=f"<t:{settings['auction_closes_at']}:R>"
+        )
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        GameButton(
+            game_id,
+            state.seq,
+            "sealed_modal",
+            label=t(lang, "button.sealed_bid"),
+            style=discord.ButtonStyle.primary,
+        )
+    )
+    view.add_item(
+        GameButton(
+            game_id,
+            state.seq,
+            "auction_pass",
+            label=t(lang, "button.pass"),
+            style=discord.ButtonStyle.danger,
+        )
+    )
+    return {"content": mentions(state, waiting) or None, "embed": embed, "view": view}
+
+
+def auction_message(game_id: int, state: GameState, settings: dict[str, Any]) -> dict[str, Any]:
+    """The auction message: the lot, the current bid and leader, the bid buttons."""
+    lang = settings["lang"]
+    narrator = Narrator(state, lang, theme_of(settings))
+    auction = state.auction
+    assert auction is not None
+    if auction["kind"] == "lot":
+        item = narrator.square(auction["square"])
+    else:
+        item = t(lang, f"word.{auction['kind']}")
+    embed = discord.Embed(title=t(lang, "auction.title", item=item), colour=0xF9A825)
+    if is_sealed(auction):
+        return _sealed_auction_message(game_id, state, settings, embed, narrator)
+    if auction["leader"] is None:
+        embed.description = t(lang, "auction.no_bid", minimum=narrator.money(auction["min"]))
+    else:
+        embed.description = t(
+            lang,
+            "auction.high",
+            amount=narrator.money(auction["high"]),
+            name=narrator.player(auction["leader"]),
+        )
+    still_in = [b for b in auction["bidders"] if b not in auction["passed"]]
+    embed.add_field(
+        name=t(lang, "auction.bidders"),
+        value=", ".join(narrator.player(b) for b in still_in) or "–",
+    )
+    if settings.get("auction_closes_at"):
+        embed.add_field(
+            name=t(lang, "auction.closes"), value=f"<t:{settings['auction_closes_at']}:R>"
+        )
+    view = discord.ui.View(timeout=None)
+    for step in AUCTION_STEPS:
+        view.add_item(
+            GameButton(
+                game_id,
+                state.seq,
+                "raise",
+                str(step),
+                label=f"+{step}",
+                style=discord.ButtonStyle.primary,
+                row=0,
+            )
+        )
+    view.add_item(
+        GameButton(game_id, state.seq, "bid_modal", label=t(lang, "button.bid_exact"), row=1)
+    )
+    view.add_item(
+        GameButton(
+            game_id,
+            state.seq,
+            "auction_pass",
+            label=t(lang, "button.pass"),
+            style=discord.ButtonStyle.danger,
+            row=1,
+        )
+    )
+    return {"content": None, "embed": embed, "view": view}
