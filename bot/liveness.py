@@ -25,7 +25,7 @@ def missing_parts(row: GameRow) -> list[str]:
     * ``turn``: a running board game without a turn message, or one whose buttons are
       for an older state (not checked during an auction, when the turn message waits);
     * ``table``: the same for the card game's table message;
-    * ``auction``: an auction under way without its message;
+    * ``auction``: an auction under way without its message, or one showing an older bid;
     * ``offers``: an open trade offer or lot offer without its public message.
 
     Games stored before these records existed (no ``turn_seq``) count as live; a click on
@@ -48,7 +48,10 @@ def missing_parts(row: GameRow) -> list[str]:
     seq = settings.get("turn_seq", state.seq)
     if not settings.get("turn_message") or (seq != state.seq and state.auction is None):
         missing.append("turn")
-    if state.auction is not None and not settings.get("auction_message"):
+    auction_seq = settings.get("auction_seq", state.seq)
+    if state.auction is not None and (
+        not settings.get("auction_message") or auction_seq != state.seq
+    ):
         missing.append("auction")
     shown = settings.get("trade_messages", {})
     lots_missing = state.lot_offer is not None and not settings.get("lot_offer_message")

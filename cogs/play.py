@@ -19,7 +19,7 @@ from bot.engine.rules import Rules
 from bot.engine.state import GameState
 from bot.i18n import t
 from bot.rules_summary import describe_rules
-from bot.store import GameRow
+from bot.store import GameRow, StaleAction
 from bot.text_input import parse_amount
 from cogs.core.click import Click
 from cogs.core.services import FeatureCog
@@ -40,7 +40,6 @@ SIMPLE_ACTIONS: dict[str, dict[str, Any]] = {
     "keep_mortgages": {"type": "decide_mortgages", "lift": []},
     "end_turn": {"type": "end_turn"},
     "declare_bankruptcy": {"type": "declare_bankruptcy"},
-    "auction_pass": {"type": "auction_pass"},
 }
 #: Old turn messages had per-square buttons; their clicks still work.
 SQUARE_ACTIONS = ("build", "sell_building", "mortgage", "unmortgage")
@@ -82,16 +81,38 @@ class PlayCog(FeatureCog, name="Play"):
         action = {"type": "decide_mortgages", "lift": lift}
         await click.act(action, expected_seq=click.ref.seq)
 
+    def _same_auction(self, click: Click) -> GameState:
+        """The game, if the click came from the message of the auction under way.
+
+        Bids are coalesced into one edit of the auction message a second, so its buttons
+        may show a state a few bids old: a click there still counts (``+10`` raises the
+        highest bid as it is now; the engine refuses the leader's own second click). A
+        click on any other, older message is out of date.
+        """
+        state, settings, _ = click.board()
+        assert click.ref is not None
+        if click.ref.seq == state.seq:
+            return state
+        message = click.interaction.message
+        current = settings.get("auction_message")
+        if state.auction is None or message is None or message.id != current:
+            raise StaleAction(click.game, click.ref.seq or 0, state.seq)
+        return state
+
     async def raise_bid(self, click: Click) -> None:
-        """+1 / +10 / +50 / +100 on the auction message."""
-        state = click.state
-        assert isinstance(state, GameState) and click.ref is not None
+        """+1 / +10 / +50 / +100 on the auction message: over the highest bid as it is now."""
+        state = self._same_auction(click)
         if state.auction is None:
             raise IllegalAction("no_auction")
-        step = int(click.arg) if click.arg and click.arg.isdigit() else 1
+        step = int(click.arg) if click.arg and click.arg.isascii() and click.arg.isdigit() else 1
         base = state.auction["high"] if state.auction["leader"] is not None else 0
         amount = max(base + step, next_minimum(state))
-        await click.act({"type": "bid", "amount": amount}, expected_seq=click.ref.seq)
+        await click.act({"type": "bid", "amount": amount})
+
+    async def pass_auction(self, click: Click) -> None:
+        """"Pass" on the auction message."""
+        self._same_auction(click)
+        await click.act({"type": "auction_pass"})
 
     async def bid_form(self, click: Click) -> None:
         """ "Bid …" (or a sealed bid): the form for an amount; it must be the first answer."""

@@ -170,6 +170,7 @@ async def _auction(
             game, channel, message_id, "auction close", content=text, embed=None, view=None
         )
         settings.pop("auction_message", None)
+        settings.pop("auction_seq", None)
         await pub.core.planner.auction_closed(game, settings)
         message_id = None
     if state.auction is None:
@@ -177,7 +178,19 @@ async def _auction(
     if message_id is None:
         return await post_auction(pub, row, state, settings, channel)
     payload = auction_ui.auction_message(game, state, settings)
-    return await pub.edit_soon(game, channel, message_id, "auction edit", **payload)
+    seq = state.seq
+
+    async def shown() -> None:  # a put-off edit went through: record what it shows
+        async with pub.core.service.editing(game) as edit:
+            if edit.settings.get("auction_message") != message_id:
+                edit.cancel()
+            else:
+                edit.settings["auction_seq"] = max(seq, edit.settings.get("auction_seq", 0))
+
+    done = await pub.edit_soon(game, channel, message_id, "auction edit", after=shown, **payload)
+    if done:
+        settings["auction_seq"] = seq
+    return done is not False
 
 
 async def post_auction(
@@ -191,6 +204,7 @@ async def post_auction(
     if message is None:
         return False
     settings["auction_message"] = message.id
+    settings["auction_seq"] = state.seq
     await pub.core.planner.auction_close_at(row.id, closes, message.id)
     return True
 

@@ -57,24 +57,34 @@ class Coalescer:
     interval: float = EDIT_INTERVAL
     slots: dict[int, _Slot] = field(default_factory=dict)
 
-    async def edit(self, message_id: int, do_edit: Callable[[], Awaitable[bool]]) -> bool:
+    async def edit(
+        self, message_id: int, do_edit: Callable[[], Awaitable[bool]]
+    ) -> bool | None:
         """Edit now if the last edit is long enough ago, else once the interval is over.
 
-        Returns the edit's outcome, or True when it was put off (the flush reports its
-        own failure through ``do_edit``).
+        Returns the edit's outcome (True: done, False: failed), or None when it was put
+        off; a put-off edit reports its own outcome (see ``Publisher.edit_soon``).
         """
         loop = asyncio.get_running_loop()
         slot = self.slots.setdefault(message_id, _Slot())
         wait = slot.last + self.interval - loop.time()
         if slot.task is not None and not slot.task.done():
             slot.pending = do_edit  # the flush under way will use the newest payload
-            return True
+            return None
         if wait > 0:
             slot.pending = do_edit
             slot.task = loop.create_task(self._flush(message_id, wait), name="coalesced-edit")
-            return True
+            return None
         slot.last = loop.time()
         return await do_edit()
+
+    def ready(self, message_id: int) -> bool:
+        """Whether an edit of the message would go out at once."""
+        slot = self.slots.get(message_id)
+        if slot is None:
+            return True
+        busy = slot.task is not None and not slot.task.done()
+        return not busy and slot.last + self.interval <= asyncio.get_running_loop().time()
 
     async def _flush(self, message_id: int, wait: float) -> None:
         await asyncio.sleep(wait)
@@ -151,12 +161,30 @@ class Publisher:
         return bool(await self.call(game, channel, what, run))
 
     async def edit_soon(
-        self, game: int, channel: Any, message_id: int, what: str, **payload: Any
-    ) -> bool:
-        """Like :meth:`edit`, but coalesced with other edits of the same message."""
-        return await self.coalescer.edit(
-            message_id, lambda: self.edit(game, channel, message_id, what, **payload)
-        )
+        self,
+        game: int,
+        channel: Any,
+        message_id: int,
+        what: str,
+        *,
+        after: Callable[[], Awaitable[None]] | None = None,
+        **payload: Any,
+    ) -> bool | None:
+        """Like :meth:`edit`, but coalesced with other edits of the same message.
+
+        None means the edit was put off; ``after`` runs once a put-off edit went through
+        (the caller records then what the message shows).
+        """
+
+        now = self.coalescer.ready(message_id)
+
+        async def run() -> bool:
+            done = await self.edit(game, channel, message_id, what, **payload)
+            if done and after is not None and not now:
+                await after()
+            return done
+
+        return await self.coalescer.edit(message_id, run)
 
     async def _tell_missing(self, game: int, channel: Any, what: str) -> None:
         """Say once which permission the bot lacks in the game's channel."""

@@ -136,7 +136,10 @@ class Reconciler:
                 if ok and old:
                     await pub.edit(row.id, channel, old, "old table", view=None)
             elif part == "auction" and state is not None and not isinstance(state, CardState):
+                old = settings.get("auction_message")
                 ok = await board_messages.post_auction(pub, row, state, settings, channel)
+                if ok and old:
+                    await pub.edit(row.id, channel, old, "old auction message", view=None)
             elif part == "offers" and state is not None and not isinstance(state, CardState):
                 ok = await board_messages.post_offers(pub, row, state, settings, None, channel)
             if ok:

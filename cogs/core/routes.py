@@ -27,11 +27,12 @@ ROUTES: dict[tuple[str, str], Route] = {
     **_many(
         GAME,
         "roll pay_bail use_jail_card buy decline choose_pay choose_draw keep_mortgages "
-        "end_turn declare_bankruptcy auction_pass",
+        "end_turn declare_bankruptcy",
         Route(PLAY, "simple", SEAT, DEFER, seq=True),
     ),
     (GAME, "lift_mortgages"): Route(PLAY, "lift_all", SEAT, DEFER, seq=True),
-    (GAME, "raise"): Route(PLAY, "raise_bid", SEAT, DEFER, seq=True),
+    (GAME, "raise"): Route(PLAY, "raise_bid", SEAT, DEFER),
+    (GAME, "auction_pass"): Route(PLAY, "pass_auction", SEAT, DEFER),
     **_many(GAME, "bid_modal sealed_modal", Route(PLAY, "bid_form", ANYONE, SELF)),
     **_many(FORM, "bid sealed", Route(PLAY, "bid", ANYONE, SELF)),
     (GAME, "resign"): Route(PLAY, "resign", SEAT, SELF),

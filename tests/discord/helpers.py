@@ -77,6 +77,7 @@ class Table:
     carol: Member
     dave: Member
     locales: dict[int, str] = field(default_factory=dict)
+    logged: Any = None  # what the bot logged as failed (see _SwallowedErrors)
 
     @property
     def bot(self) -> MonopolyBot:
@@ -90,6 +91,13 @@ class Table:
     def member(self, user_id: int | str) -> Member:
         """The member with this Discord id (a seat's ``id`` is the id as text)."""
         return next(m for m in self.members if m.id == int(user_id))
+
+    def expect_logged(self, text: str) -> list[logging.LogRecord]:
+        """Take the bot's logged failures mentioning ``text`` out of the test's check
+        (a test that provokes a failure on purpose); the ones taken."""
+        found = [r for r in self.logged.records if text in r.getMessage()]
+        self.logged.records = [r for r in self.logged.records if r not in found]
+        return found
 
     def set_locale(self, member: Member, locale: str) -> None:
         """Let ``member``'s Discord client run in ``locale`` (e.g. ``"de"``, ``"en-US"``)."""
@@ -201,6 +209,7 @@ async def table(
         seated.set_locale(member, "de")
     ref.append(seated)
     errors = _SwallowedErrors()
+    seated.logged = errors
     logging.getLogger().addHandler(errors)
     try:
         yield seated
