@@ -110,7 +110,7 @@ class PlayCog(FeatureCog, name="Play"):
         await click.act({"type": "bid", "amount": amount})
 
     async def pass_auction(self, click: Click) -> None:
-        """"Pass" on the auction message."""
+        """ "Pass" on the auction message."""
         self._same_auction(click)
         await click.act({"type": "auction_pass"})
 

@@ -57,9 +57,7 @@ class Coalescer:
     interval: float = EDIT_INTERVAL
     slots: dict[int, _Slot] = field(default_factory=dict)
 
-    async def edit(
-        self, message_id: int, do_edit: Callable[[], Awaitable[bool]]
-    ) -> bool | None:
+    async def edit(self, message_id: int, do_edit: Callable[[], Awaitable[bool]]) -> bool | None:
         """Edit now if the last edit is long enough ago, else once the interval is over.
 
         Returns the edit's outcome (True: done, False: failed), or None when it was put
