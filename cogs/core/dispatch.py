@@ -65,9 +65,10 @@ class Dispatcher:
             if route is None:
                 raise IllegalAction("unknown_button")
             handler = self.handler(route)
-            await self._admit(click, route)
             if route.answer in (DEFER, DEFER_PRIVATE):
+                # Answer first: a refusal of the checks below follows privately.
                 await click.defer(private=route.answer == DEFER_PRIVATE)
+            await self._admit(click, route)
             if route.lock:
                 async with self.core.service.lock(ref.game):
                     await handler(click)
