@@ -8,6 +8,7 @@ import sys
 import discord
 from discord.ext import commands
 
+from bot.command_sync import sync_commands
 from bot.config import Settings, Tuning
 from bot.i18n import normalise_language, t
 from bot.logging_setup import configure_logging
@@ -44,6 +45,9 @@ Reset Token) and put the new one in .env or the environment.
 #: Seconds the timer loop sleeps at most before looking at the store again.
 TIMER_POLL = 3600.0
 
+#: When a start syncs the slash commands: if they changed, always, or never.
+SYNC_MODES = ("auto", "force", "off")
+
 
 class MonopolyBot(commands.Bot):
     """The bot: default intents, mention prefix, slash commands provided by cogs."""
@@ -55,17 +59,29 @@ class MonopolyBot(commands.Bot):
         store: GameStore | None = None,
         seeds: SeedSource | None = None,
         tuning: Tuning | None = None,
+        sync: str = "auto",
+        start_timers: bool = True,
     ) -> None:
         """Create the bot for ``settings``; does not connect to Discord.
 
         ``store`` defaults to the database named by the settings; tests pass their
         own, ``seeds`` to make the dice of new games predictable and ``tuning`` to make
         the computer players and the publisher quicker.
+
+        ``sync`` says when the start syncs the slash commands to Discord (see
+        :mod:`bot.command_sync`): ``"auto"`` only if they changed since the last sync,
+        ``"force"`` always, ``"off"`` never. ``start_timers=False`` leaves the timer loop
+        stopped, for one-off processes (``monopoly-bot sync``) that must not play the
+        games' deadlines alongside the running bot.
         """
+        if sync not in SYNC_MODES:
+            raise ValueError(f"sync must be one of {', '.join(SYNC_MODES)}, not {sync!r}")
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
         )
+        self.sync_mode = sync
+        self.start_timers = start_timers
         self.settings = settings
         self.tuning = tuning or Tuning()
         self.store = store if store is not None else store_for(settings)
@@ -77,9 +93,11 @@ class MonopolyBot(commands.Bot):
             self.store.on_broken = self.broken_games.append  # type: ignore[attr-defined]
 
     async def setup_hook(self) -> None:
-        """Load every extension in :data:`EXTENSIONS`, then sync the app command tree.
+        """Open the store, load every extension in :data:`EXTENSIONS`, sync the commands.
 
-        Commands are synced to ``settings.dev_guild_id`` if set (instant), else globally.
+        Commands are synced to ``settings.dev_guild_id`` if set (instant), else globally,
+        as the ``sync`` option says; a failed sync is logged and the bot runs on with
+        the commands Discord has (the next start tries again).
         """
         await self.store.open()
         running = await self.store.unfinished_games()
@@ -97,20 +115,25 @@ class MonopolyBot(commands.Bot):
         self.scheduler = Scheduler(
             self.store, self._fire_timer, now=discord.utils.utcnow, max_sleep=TIMER_POLL
         )
-        if await self.store.next_due_at() is not None:
+        if self.start_timers and await self.store.next_due_at() is not None:
             self.scheduler.start()
         # German names and descriptions for the commands (English is the source text).
+        # Set before the fingerprint is taken: it covers the German texts, too.
         await self.tree.set_translator(CatalogTranslator())
-        guild_id = self.settings.dev_guild_id
-        if guild_id is not None:
-            guild = discord.Object(id=guild_id)
-            self.tree.copy_global_to(guild=guild)
-            log.info("Syncing application commands to guild %d", guild_id)
-            synced = await self.tree.sync(guild=guild)
-        else:
-            log.info("Syncing application commands globally")
-            synced = await self.tree.sync()
-        log.info("Synced %d application command(s)", len(synced))
+        if self.sync_mode == "off":
+            log.info("Application command sync is off; Discord keeps the commands it has")
+            return
+        try:
+            await sync_commands(
+                self, guild_id=self.settings.dev_guild_id, force=self.sync_mode == "force"
+            )
+        except discord.HTTPException:
+            # Not fatal: the commands Discord has still work (at worst outdated), and a
+            # bot that crashed here and was restarted would only hit the rate limit again.
+            log.exception(
+                "Syncing the application commands failed; running with the commands "
+                "Discord has, the next start tries again"
+            )
 
     async def on_ready(self) -> None:
         """Tell the channels of games that had to be set aside (admins can export them)."""

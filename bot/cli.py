@@ -1,4 +1,5 @@
-"""The ``monopoly-bot`` command: run the bot, simulate games, replay scenarios, benchmark."""
+"""The ``monopoly-bot`` command: run the bot, sync its commands, simulate games, replay
+scenarios, benchmark."""
 
 from __future__ import annotations
 
@@ -6,9 +7,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.engine.board import available_boards
 from bot.engine.rules import Rules, available_presets
+
+if TYPE_CHECKING:
+    from bot.config import Settings
 
 ENGINE_BENCH_GAMES = 200
 STORE_BENCH_GAMES = 1000
@@ -25,6 +30,71 @@ def _cmd_run(args: argparse.Namespace) -> int:
         print(f"monopoly-bot: {error}", file=sys.stderr)
         return 2
     return run_bot(settings)
+
+
+def _cmd_sync(args: argparse.Namespace) -> int:
+    import asyncio
+
+    import discord
+
+    from bot.app import BAD_TOKEN_MESSAGE, NO_TOKEN_MESSAGE
+    from bot.command_sync import target_name
+    from bot.config import Settings
+    from bot.logging_setup import configure_logging
+
+    try:
+        settings = Settings.from_env()
+    except ValueError as error:
+        print(f"monopoly-bot: {error}", file=sys.stderr)
+        return 2
+    if not settings.discord_token:
+        sys.stderr.write(NO_TOKEN_MESSAGE)
+        return 2
+    configure_logging(settings.log_level)
+    try:
+        count = asyncio.run(_sync_once(settings, settings.discord_token, args.guild))
+    except discord.LoginFailure:
+        sys.stderr.write(BAD_TOKEN_MESSAGE)
+        return 1
+    except discord.HTTPException as error:
+        print(f"monopoly-bot sync: Discord refused the sync: {error}", file=sys.stderr)
+        return 1
+    print(f"monopoly-bot: synced {count} application command(s) {target_name(args.guild)}")
+    return 0
+
+
+async def _sync_once(settings: Settings, token: str, guild_id: int | None) -> int:
+    """Log in (which runs the bot's setup, without the gateway), force a sync, close.
+
+    Returns the number of top-level commands synced.
+    """
+    import discord
+
+    from bot.app import MonopolyBot
+    from bot.command_sync import sync_commands
+
+    # The start's own sync is off (this command syncs to its own target, once) and so
+    # are the timers: this process must not play games' deadlines next to the bot.
+    bot = MonopolyBot(settings, sync="off", start_timers=False)
+    try:
+        await bot.login(token)
+        await sync_commands(bot, guild_id=guild_id, force=True)
+        guild = None if guild_id is None else discord.Object(id=guild_id)
+        return len(bot.tree.get_commands(guild=guild))
+    finally:
+        # Closes the HTTP session and the store, also after a failed login or sync.
+        await bot.close()
+
+
+def _guild_id(text: str) -> int:
+    """A server (guild) ID on the command line: a positive integer."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"not a server (guild) ID: {text!r}")
+    return value
 
 
 def _check_players(args: argparse.Namespace) -> str | None:
@@ -242,6 +312,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="monopoly-bot", description=__doc__)
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("run", help="run the Discord bot (the default)")
+    sync = sub.add_parser(
+        "sync",
+        help="sync the slash commands to Discord now (globally, or to one server)",
+    )
+    sync.add_argument(
+        "--guild",
+        type=_guild_id,
+        default=None,
+        metavar="ID",
+        help="sync to this server (guild) only: instant, for testing",
+    )
 
     def game_options(p: argparse.ArgumentParser, games: int, *, players: bool = True) -> None:
         p.add_argument("--games", type=int, default=games)
@@ -313,6 +394,7 @@ def main(argv: list[str] | None = None) -> int:
     command = args.command or "run"
     handler = {
         "run": _cmd_run,
+        "sync": _cmd_sync,
         "simulate": _cmd_simulate,
         "replay": _cmd_replay,
         "tournament": _cmd_tournament,

@@ -1,5 +1,8 @@
 """The durable scheduler: fires the store's timers when they come due.
 
+(Longer than most modules: leases, retries, per-game lanes and stopping are one loop whose
+parts only make sense together.)
+
 Timers (turn deadlines, reminders, computer moves, auction and trade closing times,
 the end of a time-limited game) are rows of the game store, so they survive
 restarts. One loop fires every timer that is due, then sleeps until the earliest

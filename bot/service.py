@@ -25,11 +25,10 @@ out of a game for that. A name that is not text at all is a caller's bug and rai
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from bot.cardgame import new_game as new_card_game
@@ -37,150 +36,34 @@ from bot.engine.board import custom_board
 from bot.engine.computer import LEVELS
 from bot.engine.errors import IllegalAction
 from bot.engine.game import new_game
-from bot.engine.rules import Rules, available_presets
+from bot.engine.rules import Rules
 from bot.engine.state import GameState
+from bot.game_lock import GameLock, SettingsEdit
 from bot.i18n import LANGUAGES
-from bot.store import ApplyResult, GameNotFound, GameRow, GameStatus, GameStore
+from bot.service_args import (
+    NAME_MAX_LENGTH,
+    LobbyPlayer,
+    check_action,
+    check_data,
+    check_expected_seq,
+    check_game_id,
+    check_id,
+    check_option,
+    check_player,
+    check_preset,
+)
+from bot.store import ApplyResult, GameRow, GameStatus, GameStore
 from bot.store.kinds import AnyState
-from bot.text_input import clean_name, clean_text, is_sqlite_int, json_problem
+from bot.text_input import is_sqlite_int, json_problem
 
 SeedSource = Callable[[], int]
 #: MONOPOLY Das Kartenspiel is for 2 to 6 players (rulebook 004).
 CARD_GAME_MAX_PLAYERS = 6
 #: The games a lobby can be for.
 GAMES = ("board", "cards")
-#: Longer names are cut: Discord's own limit is 32, this leaves room for other sources
-#: while keeping a pasted essay out of every board image and message.
-NAME_MAX_LENGTH = 100
-#: The longest short text a lobby keeps (deadline, theme name).
-OPTION_MAX_LENGTH = 100
 
 
-@dataclass(frozen=True)
-class LobbyPlayer:
-    """A member who joined a lobby.
-
-    The service keeps the name cleaned (see the module docstring), not as given.
-    """
-
-    id: int
-    name: str
-
-
-# -- checking arguments ---------------------------------------------------------------------
-
-
-def _game_id(game_id: object) -> int:
-    """``game_id`` if a game can have it; GameNotFound otherwise (no such game exists)."""
-    if not is_sqlite_int(game_id):
-        raise GameNotFound(game_id)
-    return game_id
-
-
-def _id(value: object, what: str) -> int:
-    """A guild, channel or user id: an int of at most 64 bits, else ``bad_id``."""
-    if not is_sqlite_int(value):
-        raise IllegalAction("bad_id", what=what)
-    return value
-
-
-def _player(player: object) -> LobbyPlayer:
-    """The lobby player with a checked id and a repaired name."""
-    if not isinstance(player, LobbyPlayer):
-        raise IllegalAction("bad_id", what="player")
-    user_id = _id(player.id, "player")
-    if not isinstance(player.name, str):
-        raise IllegalAction("bad_name")
-    return LobbyPlayer(user_id, clean_name(player.name, max_length=NAME_MAX_LENGTH))
-
-
-def _action(action: object) -> dict[str, Any]:
-    """``action`` if it is a dict with a text ``type`` and plain JSON; else ``bad_action``.
-
-    The store checks the same before it logs an action; checking here too means an
-    action that cannot be right does not even cost a read of the game.
-    """
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction("bad_action")
-    problem = json_problem(action)
-    if problem is not None:
-        raise IllegalAction("bad_action", detail=problem)
-    return action
-
-
-def _expected_seq(expected_seq: object) -> int | None:
-    """None, or the non-negative int a button carries; else ``bad_action``."""
-    if expected_seq is None:
-        return None
-    if not is_sqlite_int(expected_seq) or expected_seq < 0:
-        raise IllegalAction("bad_action", detail="expected_seq")
-    return expected_seq
-
-
-def _preset(preset: object) -> str:
-    """The name of a shipped preset; else ``bad_option``."""
-    if not isinstance(preset, str) or preset not in available_presets():
-        raise IllegalAction("bad_option", option=preset)
-    return preset
-
-
-def _option(value: object, what: str) -> str:
-    """A short lobby text (deadline, theme) as given, if it is clean; else ``bad_setting``.
-
-    Kept as given rather than stripped: these are keys the cogs look up, not prose.
-    """
-    if not isinstance(value, str) or clean_text(value, max_length=OPTION_MAX_LENGTH) is None:
-        raise IllegalAction("bad_setting", detail=what)
-    return value
-
-
-def _data(value: object, what: str) -> dict[str, Any] | None:
-    """None, or a server's theme or board: a dict of plain JSON; else ``bad_setting``."""
-    if value is None:
-        return None
-    if not isinstance(value, dict) or json_problem(value) is not None:
-        raise IllegalAction("bad_setting", detail=what)
-    return value
-
-
-class GameLock:
-    """An asyncio lock that the task holding it may take again (it counts how often)."""
-
-    def __init__(self) -> None:
-        self._lock = asyncio.Lock()
-        self._owner: asyncio.Task[Any] | None = None
-        self._depth = 0
-
-    def locked(self) -> bool:
-        """Whether some task holds the lock."""
-        return self._lock.locked()
-
-    async def __aenter__(self) -> None:
-        task = asyncio.current_task()
-        if self._owner is not None and self._owner is task:
-            self._depth += 1
-            return
-        await self._lock.acquire()
-        self._owner, self._depth = task, 1
-
-    async def __aexit__(self, *exc: object) -> None:
-        self._depth -= 1
-        if self._depth == 0:
-            self._owner = None
-            self._lock.release()
-
-
-@dataclass
-class SettingsEdit:
-    """A game's row and the copy of its settings being changed (see ``editing``)."""
-
-    row: GameRow
-    settings: dict[str, Any]
-    cancelled: bool = False
-
-    def cancel(self) -> None:
-        """Write nothing back at the end of the block."""
-        self.cancelled = True
+__all__ = ["NAME_MAX_LENGTH", "GameLock", "GameService", "LobbyPlayer", "SettingsEdit"]
 
 
 class GameService:
@@ -243,19 +126,19 @@ class GameService:
         ``max_players`` is None (as many as the game allows) or at least 2. Malformed
         arguments raise before anything is stored (see the module docstring).
         """
-        guild_id, channel_id = _id(guild_id, "guild_id"), _id(channel_id, "channel_id")
-        host = _player(host)
-        rules = Rules.from_preset(_preset(preset))
+        guild_id, channel_id = check_id(guild_id, "guild_id"), check_id(channel_id, "channel_id")
+        host = check_player(host)
+        rules = Rules.from_preset(check_preset(preset))
         if lang not in LANGUAGES:
             raise IllegalAction("bad_option", option=lang)
         if game not in GAMES:
             raise IllegalAction("bad_option", option=game)
-        theme = None if theme is None else _option(theme, "theme")
-        deadline = _option(deadline, "deadline")
+        theme = None if theme is None else check_option(theme, "theme")
+        deadline = check_option(deadline, "deadline")
         if max_players is not None and (not is_sqlite_int(max_players) or max_players < 2):
             raise IllegalAction("bad_setting", detail="max_players")
-        theme_data = _data(theme_data, "theme_data")
-        board_data = _data(board_data, "board_data")
+        theme_data = check_data(theme_data, "theme_data")
+        board_data = check_data(board_data, "board_data")
         if board_data is not None and not isinstance(board_data.get("id"), str):
             raise IllegalAction("bad_setting", detail="board_data")
         most = CARD_GAME_MAX_PLAYERS if game == "cards" else rules.max_players
@@ -280,7 +163,7 @@ class GameService:
 
     async def join(self, game_id: int, player: LobbyPlayer) -> dict[str, Any]:
         """Add ``player`` (its name repaired) to the lobby; returns the new settings."""
-        game_id, player = _game_id(game_id), _player(player)
+        game_id, player = check_game_id(game_id), check_player(player)
         async with self._lock(game_id):
             row = await self._lobby(game_id)
             settings = dict(row.settings)
@@ -296,7 +179,7 @@ class GameService:
 
     async def leave(self, game_id: int, user_id: int) -> dict[str, Any]:
         """Remove a player from the lobby (the host cannot leave; they end it)."""
-        game_id, user_id = _game_id(game_id), _id(user_id, "user_id")
+        game_id, user_id = check_game_id(game_id), check_id(user_id, "user_id")
         async with self._lock(game_id):
             row = await self._lobby(game_id)
             settings = dict(row.settings)
@@ -311,7 +194,7 @@ class GameService:
 
     async def add_computer(self, game_id: int, user_id: int, level: str) -> dict[str, Any]:
         """The host seats a computer player of ``level`` in the lobby; the new settings."""
-        game_id, user_id = _game_id(game_id), _id(user_id, "user_id")
+        game_id, user_id = check_game_id(game_id), check_id(user_id, "user_id")
         if not isinstance(level, str) or level not in LEVELS:
             raise IllegalAction("bad_option", option=level)
         async with self._lock(game_id):
@@ -331,7 +214,7 @@ class GameService:
 
     async def remove_computer(self, game_id: int, user_id: int) -> dict[str, Any]:
         """The host takes the last computer player out of the lobby; the new settings."""
-        game_id, user_id = _game_id(game_id), _id(user_id, "user_id")
+        game_id, user_id = check_game_id(game_id), check_id(user_id, "user_id")
         async with self._lock(game_id):
             row = await self._lobby(game_id)
             settings = dict(row.settings)
@@ -352,7 +235,7 @@ class GameService:
         The changes must be plain JSON and give valid rules, else ``bad_setting`` (or
         ``bad_option`` for a preset that does not exist) and nothing changes.
         """
-        game_id, user_id = _game_id(game_id), _id(user_id, "user_id")
+        game_id, user_id = check_game_id(game_id), check_id(user_id, "user_id")
         problem = json_problem(changes)
         if problem is not None:
             raise IllegalAction("bad_setting", detail=problem)
@@ -366,7 +249,7 @@ class GameService:
             if not isinstance(overrides, dict):
                 raise IllegalAction("bad_setting", detail="overrides")
             try:
-                Rules.from_preset(_preset(settings.get("preset")), **overrides)
+                Rules.from_preset(check_preset(settings.get("preset")), **overrides)
             except (TypeError, ValueError) as error:  # out of bounds or of the wrong type
                 raise IllegalAction("bad_setting", detail=str(error)) from error
             await self.store.set_settings(game_id, settings)
@@ -374,7 +257,7 @@ class GameService:
 
     async def start(self, game_id: int, user_id: int) -> GameRow:
         """The host starts the game: seats in joining order, a fresh seed."""
-        game_id, user_id = _game_id(game_id), _id(user_id, "user_id")
+        game_id, user_id = check_game_id(game_id), check_id(user_id, "user_id")
         async with self._lock(game_id):
             row = await self._lobby(game_id)
             settings = row.settings
@@ -436,8 +319,8 @@ class GameService:
         back at the table (see ``cogs.monopoly._absence``). Malformed arguments raise
         before the game is read (see the module docstring).
         """
-        game_id, user_id = _game_id(game_id), _id(user_id, "user_id")
-        action, expected_seq = _action(action), _expected_seq(expected_seq)
+        game_id, user_id = check_game_id(game_id), check_id(user_id, "user_id")
+        action, expected_seq = check_action(action), check_expected_seq(expected_seq)
         row = await self.store.load(game_id)
         if row.state is None:
             raise IllegalAction("not_started")
@@ -455,6 +338,6 @@ class GameService:
         self, game_id: int, action: dict[str, Any], *, expected_seq: int | None = None
     ) -> ApplyResult:
         """Apply a host or system action (``remove_player``, ``end_game``, ``time_up``)."""
-        game_id = _game_id(game_id)
-        action, expected_seq = _action(action), _expected_seq(expected_seq)
+        game_id = check_game_id(game_id)
+        action, expected_seq = check_action(action), check_expected_seq(expected_seq)
         return await self.store.apply(game_id, action, expected_seq=expected_seq)

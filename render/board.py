@@ -1,5 +1,8 @@
 """The board image posted after each turn: a pure function from game state to PNG bytes.
 
+(One long module: the drawing steps share the layout's geometry and the cached static
+layer; split, they would pass a dozen arguments around.)
+
 The picture has two layers. The *static* layer (squares, colour bars, icons, names and
 prices) depends only on the board, theme, language, size and display names; it is drawn
 once and cached. Each render copies it and draws the *state* on top: owners, mortgages,

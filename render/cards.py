@@ -1,5 +1,8 @@
 """Images of MONOPOLY Das Kartenspiel: one card, a hand, a lay-out and the table.
 
+(One long module: every image is composed of the same drawn cards and shares their
+cache and measures.)
+
 Pure functions from the card engine's state (:mod:`bot.cardgame`) to PNG bytes, in the
 board's style: the same bundled fonts, palette and street-group colours, text fitted
 with :func:`render.text.fit_text`. The card kinds' colours and the texts of the card

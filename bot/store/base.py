@@ -1,5 +1,8 @@
 """The game store's interface and the records it hands out.
 
+(Longer than most modules: it is the whole contract of a store driver, one documented
+abstract method per operation, which a new driver implements from this file alone.)
+
 Cogs talk only to :class:`GameStore`, so another database driver (PostgreSQL, say)
 can be added without touching them. A game lives in one channel or thread; its
 current state is kept as the engine's canonical JSON, and every accepted action is
@@ -401,3 +404,17 @@ class GameStore(abc.ABC):
         :class:`~bot.store.errors.InvalidRecord` if the log does not replay and
         :class:`~bot.store.errors.ChannelBusy` if its channel has a new game.
         """
+
+    # -- the bot's own records ----------------------------------------------------------
+
+    @abc.abstractmethod
+    async def meta(self, key: str) -> str | None:
+        """The bot's own record under ``key`` (e.g. ``commands:global``); None if unset.
+
+        A damaged value (not UTF-8) counts as unset: these records can always be made
+        again (a command fingerprint costs one extra sync).
+        """
+
+    @abc.abstractmethod
+    async def set_meta(self, key: str, value: str) -> None:
+        """Store ``value`` under ``key``, replacing what was there; both are text."""

@@ -1,5 +1,8 @@
 """The SQLite driver of the game store, on aiosqlite.
 
+(One long module: every method of the :class:`~bot.store.base.GameStore` contract for one
+database, sharing its connection, transaction and shielding helpers.)
+
 One connection serves the whole bot (aiosqlite runs it in its own thread); the
 database is in WAL mode, so readers never block the writer and a commit is one
 append to the write-ahead log.
@@ -1223,6 +1226,40 @@ class SqliteGameStore(GameStore):
                 return cursor.rowcount > 0
 
         return await self._shielded(work())
+
+    # -- the bot's own records ----------------------------------------------------------
+
+    async def meta(self, key: str) -> str | None:
+        """The bot's own record under ``key``; None if unset or damaged (not UTF-8)."""
+        key = _text(key, "key")
+        # Read as bytes, like preferences and server files: a value whose bytes are not
+        # UTF-8 is one damaged record to make again, not an error of the query.
+        rows = await self._fetchall(
+            "SELECT CAST(value AS BLOB) FROM bot_meta WHERE key = ?", (key,)
+        )
+        if not rows:
+            return None
+        raw = rows[0][0]
+        try:
+            return raw.decode("utf-8") if isinstance(raw, bytes) else None
+        except UnicodeDecodeError:
+            log.warning("The bot's record %r is damaged and counts as unset", key)
+            return None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """Store ``value`` under ``key``, replacing what was there; both are text."""
+        key, value = _text(key, "key"), _text(value, "value")
+
+        async def work() -> None:
+            async with self._transaction() as conn:
+                await conn.execute(
+                    "INSERT INTO bot_meta (key, value, updated_at) VALUES (?, ?, ?)"
+                    " ON CONFLICT (key) DO UPDATE SET value = excluded.value,"
+                    " updated_at = excluded.updated_at",
+                    (key, value, self._stamp()),
+                )
+
+        await self._shielded(work())
 
 
 def _replay_for_store(
