@@ -7,7 +7,7 @@ from discord import app_commands
 
 from bot.i18n import t
 from bot.stats import leaderboard, result_of
-from bot.store import GameStatus
+from bot.store import GameStatus, StoreError
 from cogs.core.services import FeatureCog
 from cogs.ui.listings import games_text, leaderboard_text
 
@@ -23,7 +23,10 @@ class StatsCog(FeatureCog, name="Stats"):
         rows = []
         for info in await store.list_games(interaction.guild_id or 0):
             if info.status in (GameStatus.LOBBY, GameStatus.RUNNING):
-                rows.append(await store.load(info.id))
+                try:
+                    rows.append(await store.load(info.id))
+                except StoreError:
+                    continue  # set aside meanwhile: not an open game any more
         await click.reply(games_text(rows, click.lang))
 
     @app_commands.command(name="stats", description="Who has won most games on this server")

@@ -68,7 +68,11 @@ class TimersCog(FeatureCog, name="Timers"):
         if handler is None:
             log.warning("Unknown timer kind %r of game %s", timer.kind, timer.game_id)
             return
-        row = await self.core.store.load(timer.game_id)
+        try:
+            row = await self.core.store.load(timer.game_id)
+        except StoreError as error:  # gone or set aside: trying again will not help
+            log.info("Timer %s of game %s: %s", timer.kind, timer.game_id, error)
+            return
         state = row.state
         if state is None or state.phase == "over" or row.settings.get("paused"):
             return

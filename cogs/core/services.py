@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from typing import Any
 
 import discord
@@ -20,7 +21,7 @@ from cogs.core.publisher import EDIT_INTERVAL, Publisher
 from cogs.core.reconcile import CHECK_DELAY, SWEEP_EVERY, Reconciler
 from cogs.core.routes import ROUTES
 from cogs.ui.drafts import DraftBook
-from cogs.ui.ids import form_ref
+from cogs.ui.ids import BUTTON_PATTERN, GAME_PATTERN, SELECT_PATTERN, ClickRef, form_ref
 
 log = logging.getLogger(__name__)
 
@@ -99,10 +100,17 @@ class CoreCog(commands.Cog, name="MonopolyCore"):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        """A submitted form (discord.py keeps none in memory, see ``cogs.ui.ids.Form``)."""
+        """Submitted forms (discord.py keeps none in memory, see ``cogs.ui.ids.Form``), and
+        a polite answer to any component or form nothing else handles (a message or a form
+        of a much older version), so no interaction goes unanswered."""
         ref = form_ref(interaction)
         if ref is not None:
             await self.core.dispatcher.click(interaction, ref)
+            return
+        if unclaimed(interaction):
+            await self.core.dispatcher.click(
+                interaction, ClickRef(kind="unknown", game=0, action=str(interaction.type))
+            )
 
     @commands.Cog.listener()
     async def on_app_command_completion(
@@ -116,6 +124,21 @@ class CoreCog(commands.Cog, name="MonopolyCore"):
     async def cog_unload(self) -> None:
         """Stop the background work."""
         await self.core.stop()
+
+
+def unclaimed(interaction: discord.Interaction) -> bool:
+    """Whether discord.py has no handler for this component click or form."""
+    data: dict[str, Any] = interaction.data or {}  # type: ignore[assignment]
+    custom = str(data.get("custom_id", ""))
+    if interaction.type == discord.InteractionType.component:
+        return not any(
+            re.fullmatch(p, custom) for p in (GAME_PATTERN, BUTTON_PATTERN, SELECT_PATTERN)
+        )
+    if interaction.type == discord.InteractionType.modal_submit:
+        store = getattr(getattr(interaction.client, "_connection", None), "_view_store", None)
+        live = getattr(store, "_modals", {})
+        return custom not in live
+    return False
 
 
 def attach(bot: Any, core: Core) -> None:

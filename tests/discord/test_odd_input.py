@@ -158,11 +158,14 @@ async def test_buttons_posted_before_the_rebuild_keep_working(table: Table) -> N
 
 
 async def test_custom_ids_nobody_drew_are_answered(table: Table) -> None:
-    """Buttons with a game id too large for the database, an unknown action and a private
-    menu of a game that does not exist: each click gets a short private answer."""
+    """Buttons with a game id too large for the database, an unknown action, a private menu
+    of a game that does not exist and a custom id of no known form at all: each click gets
+    a short private answer."""
     await start_game(table, table.alice, table.bob)
     huge = "9" * 30
-    old = await _post_raw(table, f"m:{huge}:1:roll", "m:1:1:fly", f"xb:{huge}:mm")
-    for label in ("b0", "b1", "b2"):
+    old = await _post_raw(
+        table, f"m:{huge}:1:roll", "m:1:1:fly", f"xb:{huge}:mm", "monopoly:roll:from-2023"
+    )
+    for label in ("b0", "b1", "b2", "b3"):
         answered = await table.alice.click(old, label=label)
         assert private_reply(answered)
