@@ -20,6 +20,7 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
+from bot.asyncplay.planner import TURN_TIMERS
 from bot.cardgame import CardState
 from bot.liveness import missing_parts, stale_message
 from bot.store import GameRow, StoreError
@@ -113,7 +114,7 @@ class Reconciler:
         for part in parts:
             ok = False
             if part == "timers" and state is not None:
-                await self.core.planner.reschedule(row.id, state, settings)
+                await self._plan(row, state, settings)
                 ok = True
             elif channel is None:
                 ok = False
@@ -146,6 +147,15 @@ class Reconciler:
                 done.append(part)
         await self.core.store.set_settings(row.id, settings)
         return done
+
+    async def _plan(self, row: GameRow, state: Any, settings: dict[str, Any]) -> None:
+        """Plan the game's turn timers, unless they are planned for this state already
+        (a game stored before ``planned_seq`` was recorded keeps its running deadline)."""
+        pending = await self.core.store.pending_timers(row.id)
+        if any(tm.kind in TURN_TIMERS and tm.payload.get("seq") == state.seq for tm in pending):
+            settings["planned_seq"] = state.seq
+            return
+        await self.core.planner.reschedule(row.id, state, settings)
 
     # -- sweeps -------------------------------------------------------------------------
 

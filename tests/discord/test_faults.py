@@ -278,3 +278,26 @@ async def test_start_names_the_permissions_the_bot_lacks(table: Table) -> None:
     assert "Links einbetten" in text and "Dateien anhängen" in text
     assert await table.bot.store.game_in_channel(closed.id) is None
     assert [m for m in closed.history() if m.author.bot and not m.flags.ephemeral] == []
+
+
+async def test_an_upgrade_keeps_running_deadlines_and_messages(table: Table, db_path: Any) -> None:
+    """A game stored by the previous version (no record of what its messages show or for
+    which state its timers were planned) is restarted on this one: its deadline keeps its
+    time and its turn message stays the live one."""
+    game = await start_game(table, table.alice, table.bob, deadline="1h")
+    before = {tm.kind: tm for tm in await table.bot.store.pending_timers(game)}["deadline"]
+    row = await table.row(game)
+    legacy = {k: v for k, v in row.settings.items() if k not in ("planned_seq", "turn_seq")}
+    await table.bot.store.set_settings(game, legacy)
+    await table.env.advance_time(600)
+
+    await restart(table, db_path)
+    await table.env.settle()
+
+    after = {tm.kind: tm for tm in await table.bot.store.pending_timers(game)}["deadline"]
+    assert after.due_at == before.due_at
+    row = await table.row(game)
+    assert row.settings["turn_message"] == legacy["turn_message"]
+    assert row.state is not None and row.settings["planned_seq"] == row.state.seq
+    await table.alice.click(await table.turn_message(game), label=t("de", "button.roll"))
+    assert (await table.state(game)).seq > row.state.seq
