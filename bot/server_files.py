@@ -17,6 +17,7 @@ from bot.engine.themes import available_themes, load_theme, theme_from_dict
 from bot.store import GameStore
 
 THEME, BOARD = "theme", "board"
+AUTOCOMPLETE_MAX = 25  # Discord's limit of suggestions
 
 
 async def resolve(
@@ -63,6 +64,19 @@ async def catalog(
     own = await store.guild_files(guild_id, kind)
     found += [(raw_name(raw, lang), i) for i, raw in own.items()]
     return found
+
+
+async def suggest(
+    store: GameStore, guild_id: int, kind: str, lang: str, typed: str, *, own_only: bool = False
+) -> list[tuple[str, str]]:
+    """Autocomplete: ``(label, id)`` of the files whose id or name contains ``typed``."""
+    found = await catalog(store, guild_id, kind, lang, own_only=own_only)
+    needle = typed.casefold()
+    return [
+        (f"{name} ({item_id})"[:100], item_id)
+        for name, item_id in found
+        if needle in item_id or needle in name.casefold()
+    ][:AUTOCOMPLETE_MAX]
 
 
 def display_name(names: dict[str, str], lang: str) -> str:

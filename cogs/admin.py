@@ -30,7 +30,7 @@ from bot.engine.themes import (
     theme_to_dict,
 )
 from bot.i18n import t
-from bot.server_files import BOARD, THEME, catalog, display_name, raw_name
+from bot.server_files import BOARD, THEME, catalog, display_name, raw_name, suggest
 from cogs.core.click import Click
 from cogs.core.dispatch import may_host
 from cogs.core.services import FeatureCog
@@ -133,13 +133,9 @@ class AdminCog(FeatureCog, name="Admin"):
         self, interaction: discord.Interaction, current: str, kind: str
     ) -> list[app_commands.Choice[str]]:
         lang = user_lang(interaction)
-        found = await catalog(self.core.store, interaction.guild_id or 0, kind, lang, own_only=True)
-        needle = current.casefold()
-        return [
-            app_commands.Choice(name=f"{name} ({item_id})"[:100], value=item_id)
-            for name, item_id in found
-            if needle in item_id or needle in name.casefold()
-        ][:25]
+        guild = interaction.guild_id or 0
+        found = await suggest(self.core.store, guild, kind, lang, current, own_only=True)
+        return [app_commands.Choice(name=label, value=value) for label, value in found]
 
     @theme_group.command(name="upload", description="Add a theme from a JSON file (admins)")
     @app_commands.describe(file="The theme as a JSON file (see docs/presets.md)")

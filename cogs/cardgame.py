@@ -131,9 +131,8 @@ class CardGameCog(FeatureCog, name="CardGame"):
         self, click: Click, nonce: str, change: Callable[[CardState, LayoutDraft], None]
     ) -> None:
         """Apply ``change`` to the player's lay-out draft and show the questions again."""
-        draft = click.drafts.find(LAYOUT, click.game, click.user_id, nonce)
+        draft = await click.live_draft(LAYOUT, nonce, "manage.expired")
         if draft is None:
-            await click.edit(content=t(click.lang, "manage.expired"), embed=None, view=None)
             return
         state, _ = _cards(click)
         assert isinstance(draft, LayoutDraft)
@@ -163,9 +162,8 @@ class CardGameCog(FeatureCog, name="CardGame"):
 
     async def custom_go(self, click: Click) -> None:
         """Lay out one's own choice, as assigned."""
-        draft = click.drafts.find(LAYOUT, click.game, click.user_id, click.arg)
+        draft = await click.live_draft(LAYOUT, click.arg, "manage.expired")
         if draft is None:
-            await click.edit(content=t(click.lang, "manage.expired"), embed=None, view=None)
             return
         state, _ = _cards(click)
         assert isinstance(draft, LayoutDraft)

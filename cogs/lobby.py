@@ -18,7 +18,7 @@ from bot.engine.errors import IllegalAction
 from bot.engine.rules import Rules, available_presets
 from bot.i18n import t
 from bot.rules_summary import describe_rules
-from bot.server_files import BOARD, THEME, catalog, resolve
+from bot.server_files import BOARD, THEME, resolve, suggest
 from bot.service import LobbyPlayer
 from bot.store import ChannelBusy
 from bot.text_input import parse_amount
@@ -160,15 +160,9 @@ class LobbyCog(FeatureCog, name="Lobby"):
         self, interaction: discord.Interaction, current: str, kind: str, own_only: bool = False
     ) -> list[app_commands.Choice[str]]:
         lang = user_lang(interaction)
-        found = await catalog(
-            self.core.store, interaction.guild_id or 0, kind, lang, own_only=own_only
-        )
-        needle = current.casefold()
-        return [
-            app_commands.Choice(name=f"{name} ({item_id})"[:100], value=item_id)
-            for name, item_id in found
-            if needle in item_id or needle in name.casefold()
-        ][:25]
+        guild = interaction.guild_id or 0
+        found = await suggest(self.core.store, guild, kind, lang, current, own_only=own_only)
+        return [app_commands.Choice(name=label, value=value) for label, value in found]
 
     @start.autocomplete("theme")
     async def _theme_choices(

@@ -105,9 +105,8 @@ class PropertyCog(FeatureCog, name="Property"):
 
     async def confirm_mortgages(self, click: Click) -> None:
         """Mortgage and lift what was chosen; the menu reports what was done."""
-        draft = click.drafts.find(MORTGAGES, click.game, click.user_id, click.arg)
+        draft = await click.live_draft(MORTGAGES, click.arg, "manage.expired")
         if draft is None:
-            await click.edit(content=t(click.lang, "manage.expired"), embed=None, view=None)
             return
         assert isinstance(draft, MortgageDraft)
         await click.defer()
@@ -190,9 +189,8 @@ class PropertyCog(FeatureCog, name="Property"):
 
     async def confirm_lifts(self, click: Click) -> None:
         """Lift the chosen received lots and keep the others (paying the interest)."""
-        draft = click.drafts.find(LIFTS, click.game, click.user_id, click.arg)
+        draft = await click.live_draft(LIFTS, click.arg, "manage.expired")
         if draft is None:
-            await click.edit(content=t(click.lang, "manage.expired"), embed=None, view=None)
             return
         assert isinstance(draft, LiftDraft)
         await click.defer()

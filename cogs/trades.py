@@ -147,11 +147,8 @@ class TradesCog(FeatureCog, name="Trades"):
 
     async def _draft(self, click: Click, kind: str, nonce: str | None) -> Any:
         """The user's current draft of ``kind``, or None (the menu then says it expired)."""
-        draft = click.drafts.find(kind, click.game, click.user_id, nonce)
-        if draft is None:
-            expired = "trade.expired" if kind == TRADE else "lots.expired"
-            await click.edit(content=t(click.lang, expired), embed=None, view=None)
-        return draft
+        expired = "trade.expired" if kind == TRADE else "lots.expired"
+        return await click.live_draft(kind, nonce, expired)
 
     async def pick_trade_lots(self, click: Click) -> None:
         """A choice or page turn in the builder's lists of lots."""

@@ -168,26 +168,34 @@ def test_monopoly_bot_constructs_offline() -> None:
 def test_setup_hook_syncs_command_tree(
     monkeypatch: pytest.MonkeyPatch, guild_id: int | None, tmp_path: Path
 ) -> None:
-    bot = MonopolyBot(make_settings(dev_guild_id=guild_id, db_path=tmp_path / "games.db"))
+    """The first start syncs to the dev guild (or globally); a restart with the same
+    commands does not sync again (the fingerprint of the first is in the database)."""
     synced_to: list[object] = []
 
     async def fake_sync(*, guild: discord.abc.Snowflake | None = None) -> list[object]:
         synced_to.append(guild)
         return []
 
-    monkeypatch.setattr(bot.tree, "sync", fake_sync)
+    def start_and_stop() -> MonopolyBot:
+        bot = MonopolyBot(make_settings(dev_guild_id=guild_id, db_path=tmp_path / "games.db"))
+        monkeypatch.setattr(bot.tree, "sync", fake_sync)
 
-    async def start_and_stop() -> None:
-        await bot.setup_hook()  # opens the store and loads the Monopoly cog
-        await bot.store.close()
+        async def run() -> None:
+            await bot.setup_hook()  # opens the store and loads the Monopoly cog
+            await bot.store.close()
 
-    asyncio.run(start_and_stop())
+        asyncio.run(run())
+        return bot
+
+    bot = start_and_stop()
     assert bot.get_cog("Play") is not None and bot.get_cog("Lobby") is not None
     assert len(synced_to) == 1
     if guild_id is None:
         assert synced_to[0] is None
     else:
         assert getattr(synced_to[0], "id", None) == guild_id
+    start_and_stop()
+    assert len(synced_to) == 1
 
 
 def test_configure_logging_accepts_unknown_level() -> None:

@@ -15,6 +15,7 @@ import discord
 
 from bot.engine.errors import IllegalAction
 from bot.engine.state import GameState
+from bot.i18n import t
 from bot.service import GameService
 from bot.store import ApplyResult, GameRow, StoreError
 from bot.store.kinds import AnyState
@@ -129,6 +130,14 @@ class Click:
         result = await self.core.service.act_as_host(self.game, action)
         self.results.append(result)
         return result
+
+    async def live_draft(self, kind: str, nonce: str | None, expired: str) -> Any:
+        """The user's current draft of ``kind`` if the menu clicked (``nonce``) is its current
+        copy; else the menu is replaced by the message ``expired`` and None returned."""
+        draft = self.drafts.find(kind, self.game, self.user_id, nonce)
+        if draft is None:
+            await self.edit(content=t(self.lang, expired), embed=None, view=None)
+        return draft
 
     # -- answers ----------------------------------------------------------------------
 

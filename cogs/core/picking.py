@@ -7,7 +7,6 @@ from typing import Any
 
 from bot.engine.errors import IllegalAction
 from bot.engine.state import GameState
-from bot.i18n import t
 from cogs.core.click import Click
 from cogs.ui.picker import LotPicker
 
@@ -32,9 +31,8 @@ async def change_lots(
     if parsed is None:
         raise IllegalAction("unknown_button")
     nonce, side, last = parsed
-    draft = click.drafts.find(picker.draft_kind, click.game, click.user_id, nonce)
+    draft = await click.live_draft(picker.draft_kind, nonce, picker.expired)
     if draft is None:
-        await click.edit(content=t(click.lang, picker.expired), embed=None, view=None)
         return
     state = click.state
     assert isinstance(state, GameState) and click.seat is not None

@@ -71,6 +71,7 @@ async def test_from_an_empty_database(db_path: Path, clock: FakeClock) -> None:
         "timers_pending",
         "timers_pending_key",
         "games_end_cancels_timers",
+        "bot_meta",  # 0007
     ):
         assert name in tables
     conn = sqlite3.connect(db_path)
@@ -187,6 +188,10 @@ async def test_from_every_earlier_version(db_path: Path, clock: FakeClock, versi
         await store.set_aside(fresh.id, "test")
         assert [g.id for g in await store.broken_games()] == [fresh.id]
         assert await store.next_due_at() is None  # setting aside cancelled it
+        # The bot's own records (0007).
+        assert await store.meta("commands:global") is None
+        await store.set_meta("commands:global", "f" * 64)
+        assert await store.meta("commands:global") == "f" * 64
     conn = sqlite3.connect(db_path)
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert conn.execute("PRAGMA foreign_key_check").fetchall() == []

@@ -336,3 +336,38 @@ async def test_finished_states_of_a_server(store: SqliteGameStore) -> None:
     assert [s["seq"] for s in states] == [3]
     assert states[0]["players"][0]["id"] == (await store.load(first.id)).state.players[0].id
     assert running.id not in (first.id, other.id)
+
+
+async def test_meta_round_trip(db_path: Path, clock: FakeClock) -> None:
+    """The bot's own records: unset is None, odd keys and long values come back exactly,
+    a second write replaces the first, they survive a restart, bad text is refused and a
+    damaged value counts as unset."""
+    from bot.store.errors import BadData
+
+    odd_key = "commands:guild:1 ✓ \"quoted\" 'x'; DROP TABLE bot_meta; --\n\ttab % _ \x00 end"
+    long_value = "Schloßallee €" * 100_000  # 1.3 million characters, not all ASCII
+    async with SqliteGameStore(db_path, now=clock) as store:
+        assert await store.meta("commands:global") is None
+        await store.set_meta("commands:global", "a" * 64)
+        await store.set_meta(odd_key, long_value)
+        await store.set_meta("", "the empty key is a key, too")
+        assert await store.meta("commands:global") == "a" * 64
+        assert await store.meta(odd_key) == long_value
+        assert await store.meta(odd_key[:-4]) is None  # no prefix matching (% and _ too)
+        await store.set_meta("commands:global", "")
+        assert await store.meta("commands:global") == ""
+        for bad_key, bad_value in (("\ud800", "x"), ("k", "\udfff"), ("k", None), (1, "x")):
+            with pytest.raises(BadData):
+                await store.set_meta(bad_key, bad_value)  # type: ignore[arg-type]
+        with pytest.raises(BadData):
+            await store.meta("\ud800")
+    conn = sqlite3.connect(db_path)
+    with conn:
+        conn.execute("INSERT INTO bot_meta VALUES ('damaged', CAST(x'ff00fe' AS TEXT), 'now')")
+    conn.close()
+    async with SqliteGameStore(db_path, now=clock) as store:
+        assert await store.meta(odd_key) == long_value
+        assert await store.meta("") == "the empty key is a key, too"
+        assert await store.meta("commands:global") == ""
+        assert await store.meta("damaged") is None
+        assert await store.meta("k") is None  # the refused writes stored nothing
