@@ -106,6 +106,8 @@ class Publisher:
         self.core = core
         self.coalescer = Coalescer(edit_interval)
         self._fetched: dict[int, discord.abc.Messageable] = {}
+        #: Channels Discord says do not exist (deleted): their games cannot be shown.
+        self.gone: set[int] = set()
         self._told: dict[int, frozenset[str]] = {}
 
     # -- channels -----------------------------------------------------------------------
@@ -118,8 +120,12 @@ class Publisher:
         if channel is None:
             try:
                 channel = await bot.fetch_channel(channel_id)
-            except FAILURES as error:  # deleted, or no longer visible to the bot
-                log.info("Channel %s of a game is gone: %s", channel_id, error)
+            except discord.NotFound:
+                log.info("Channel %s of a game was deleted", channel_id)
+                self.gone.add(channel_id)
+                return None
+            except FAILURES as error:  # no longer visible to the bot, or Discord is down
+                log.info("Channel %s of a game cannot be reached: %s", channel_id, error)
                 return None
             if isinstance(channel, discord.abc.Messageable):
                 self._fetched[channel_id] = channel

@@ -98,8 +98,8 @@ class Reconciler:
             log.exception("Reconciling game %s failed", game)
             self.dirty.add(game)
             return []
-        if repaired == parts:
-            self.dirty.discard(game)
+        if repaired == parts or row.channel_id in self.core.publisher.gone:
+            self.dirty.discard(game)  # done, or nothing can be shown: no channel any more
         else:
             self.dirty.add(game)
         log.info("Game %s reconciled: %s (missing: %s)", game, repaired, parts)
