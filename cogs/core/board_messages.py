@@ -25,7 +25,7 @@ from cogs.ui.offers import lots_offer_message, offer_message
 from cogs.ui.text import Narrator, mentions, theme_of
 
 if TYPE_CHECKING:
-    from cogs.core.publisher import Publisher
+    from cogs.core.ports import PublisherPort as Publisher
 
 #: Events of a running auction that leave the turn message as it is (no edit per bid).
 BIDDING = frozenset({"bid", "sealed_bid", "auction_pass"})

@@ -25,7 +25,7 @@ from cogs.ui.cards_table import (
 )
 
 if TYPE_CHECKING:
-    from cogs.core.publisher import Publisher
+    from cogs.core.ports import PublisherPort as Publisher
 
 
 async def publish(pub: Publisher, row: GameRow, result: ApplyResult, channel: Any) -> bool:

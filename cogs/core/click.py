@@ -25,7 +25,7 @@ from cogs.ui.text import user_lang
 from cogs.ui.widgets import explain
 
 if TYPE_CHECKING:
-    from cogs.core.services import Core
+    from cogs.core.ports import CorePort as Core
 
 
 class Click:

@@ -28,7 +28,7 @@ from cogs.core.routes_base import ANYONE, DEFER, DEFER_PRIVATE, HOST, SEAT, Rout
 from cogs.ui.ids import ClickRef
 
 if TYPE_CHECKING:
-    from cogs.core.services import Core
+    from cogs.core.ports import CorePort as Core
 
 log = logging.getLogger(__name__)
 

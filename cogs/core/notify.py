@@ -17,7 +17,7 @@ from bot.store.kinds import AnyState
 from cogs.ui.text import mentions
 
 if TYPE_CHECKING:
-    from cogs.core.services import Core
+    from cogs.core.ports import CorePort as Core
 
 log = logging.getLogger(__name__)
 

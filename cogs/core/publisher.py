@@ -27,9 +27,10 @@ import discord
 from bot.cardgame import CardState
 from bot.i18n import t
 from bot.store import ApplyResult, GameRow
+from cogs.core import board_messages, card_messages
 
 if TYPE_CHECKING:
-    from cogs.core.services import Core
+    from cogs.core.ports import CorePort as Core
 
 log = logging.getLogger(__name__)
 
@@ -240,8 +241,6 @@ class Publisher:
 
     async def publish(self, game: int, result: ApplyResult, channel: Any | None = None) -> bool:
         """Show what an action did; True if every message the game needs is up to date."""
-        from cogs.core import board_messages, card_messages
-
         async with self.core.service.lock(game):
             row = await self.core.store.load(game)
             channel = channel or await self.channel(row.channel_id)
@@ -251,8 +250,6 @@ class Publisher:
 
     async def started(self, game: int, channel: Any | None = None) -> bool:
         """Post the first message of a game that just started (turn message or table)."""
-        from cogs.core import board_messages, card_messages
-
         async with self.core.service.lock(game):
             row = await self.core.store.load(game)
             channel = channel or await self.channel(row.channel_id)
@@ -269,8 +266,6 @@ class Publisher:
 
     async def show(self, game: int) -> bool:
         """Post the game's current message (turn message or table) as it is now."""
-        from cogs.core import board_messages, card_messages
-
         async with self.core.service.lock(game):
             row = await self.core.store.load(game)
             channel = await self.channel(row.channel_id)

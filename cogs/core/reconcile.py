@@ -28,7 +28,7 @@ from cogs.core import board_messages, card_messages
 from cogs.ui.lobby import lobby_message
 
 if TYPE_CHECKING:
-    from cogs.core.services import Core
+    from cogs.core.ports import CorePort as Core
 
 log = logging.getLogger(__name__)
 

@@ -184,6 +184,7 @@ async def test_a_card_game_keeps_moving_at_its_deadline(table: Table) -> None:
 async def test_a_computer_player_plays_its_turns_in_the_card_game(table: Table) -> None:
     """Alice and a computer player: after Alice's move the computer draws or swaps, then
     discards, by itself a moment later, and it is Alice's turn again."""
+    table.bot.core.planner.auto_delay = 0.05  # a moment in real time (simcord's clock)
     await table.alice.slash(table.channel, "monopoly start", language="de", game="cards")
     lobby = table.channel.last_message
     custom_id = next(
@@ -291,6 +292,7 @@ async def test_own_lay_out_asks_where_tokens_go(table: Table) -> None:
 async def test_card_game_settings_vacation_and_digest(table: Table) -> None:
     """The host sets a card game's deadline and digest (auction settings are refused there);
     Bob's vacation lets the computer play his moves; the daily digest shows the table."""
+    table.bot.core.planner.auto_delay = 0.05  # a moment in real time (simcord's clock)
     game = await start_card_game(table, [table.alice, table.bob])
     refused = await table.alice.slash(table.channel, "monopoly settings", auction_time="1h")
     assert private_reply(refused) == t("de", "error.board_only")
