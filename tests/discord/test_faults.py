@@ -301,3 +301,76 @@ async def test_an_upgrade_keeps_running_deadlines_and_messages(table: Table, db_
     assert row.state is not None and row.settings["planned_seq"] == row.state.seq
     await table.alice.click(await table.turn_message(game), label=t("de", "button.roll"))
     assert (await table.state(game)).seq > row.state.seq
+
+
+async def test_a_failed_auction_message_is_posted_by_the_sweep(table: Table) -> None:
+    """Alice declines the Südbahnhof and the auction's message cannot be posted: the
+    auction is saved, and the sweep posts its message; Bob can bid there."""
+    raw = scenario([table.alice, table.bob], seed=seed_for((2, 3)), may_roll=True)
+    game = await play_position(table, raw)
+    turn = await table.turn_message(game)
+    await table.alice.click(turn, label=t("de", "button.roll"))
+    table.env.inject_error("POST", MESSAGES, status=500, message="injected")
+    clicked = await table.alice.click(table.message(turn.id), label=t("de", "button.decline"))
+    assert SAVED in private_reply(clicked)
+    assert (await table.state(game)).auction is not None
+    assert "auction_message" not in (await table.row(game)).settings
+
+    await table.env.advance_time(61)
+
+    auction = await table.auction_message(game)
+    await table.bob.click(auction, label="+10")
+    state = await table.state(game)
+    assert state.auction is not None and state.auction["leader"] == 1
+
+
+async def test_a_failed_trade_offer_message_is_posted_by_the_sweep(table: Table) -> None:
+    """Alice offers Bob money for his street and the public offer cannot be posted: the
+    offer stands, the sweep posts it, and Bob accepts it there."""
+    raw = scenario([table.alice, table.bob], lots={"3": {"owner": 1}}, may_roll=True)
+    game = await play_position(table, raw)
+    builder = (await table.alice.slash(table.channel, "monopoly trade", member=table.bob)).response
+    select = next(
+        c["custom_id"]
+        for row in builder.components
+        for c in row["components"]
+        if ":tl:" in str(c.get("custom_id")) and "-t-" in str(c.get("custom_id"))
+    )
+    await table.alice.select(builder, ["3"], custom_id=select)
+    table.env.inject_error("POST", f"/channels/{table.channel.id}/messages", status=500)
+    await table.alice.click(builder, label="Angebot senden")
+    state = await table.state(game)
+    assert len(state.trades) == 1
+    assert not (await table.row(game)).settings.get("trade_messages")
+
+    await table.env.advance_time(61)
+
+    offers = (await table.row(game)).settings["trade_messages"]
+    offer = table.message(offers[str(state.trades[0]["id"])])
+    await table.bob.click(offer, label=t("de", "trade.accept"))
+    assert (await table.state(game)).owner[3] == 0
+
+
+async def test_a_failed_edit_of_the_card_table_is_put_right(table: Table) -> None:
+    """In the card game, the edit of the table message fails after Alice draws: her move
+    stands, and the sweep posts the table again with the right button."""
+    await table.alice.slash(table.channel, "monopoly start", language="de", game="cards")
+    lobby = table.channel.last_message
+    await table.bob.click(lobby, label=t("de", "button.join"))
+    await table.alice.click(lobby, label=t("de", "button.start"))
+    game = await table.game_id()
+    row = await table.row(game)
+    old = row.settings["table_message"]
+    state = row.state
+    assert state is not None
+    first = table.member(state.players[state.current].id)
+    hand = (await first.click(table.message(old), label="🂠 Meine Hand")).response
+    table.env.inject_error("PATCH", f"/channels/{table.channel.id}/messages/{old}", status=500)
+    await first.click(hand, label=t("de", "cards.button.draw"))
+    assert (await table.state(game)).seq > state.seq
+
+    await table.env.advance_time(61)
+
+    row = await table.row(game)
+    assert row.settings["table_message"] != old
+    assert row.state is not None and row.settings["table_seq"] == row.state.seq
