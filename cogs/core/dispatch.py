@@ -123,6 +123,10 @@ class Dispatcher:
         original: BaseException = error
         if isinstance(error, app_commands.CommandInvokeError):
             original = error.original
+        elif isinstance(
+            error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch
+        ):
+            original = IllegalAction("command_outdated")  # the client's list is older
         elif isinstance(error, app_commands.NoPrivateMessage):
             original = IllegalAction("guild_only")
         elif isinstance(error, app_commands.TransformerError | app_commands.CheckFailure):

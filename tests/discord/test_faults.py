@@ -374,3 +374,20 @@ async def test_a_failed_edit_of_the_card_table_is_put_right(table: Table) -> Non
     row = await table.row(game)
     assert row.settings["table_message"] != old
     assert row.state is not None and row.settings["table_seq"] == row.state.seq
+
+
+async def test_an_exception_in_a_slash_command_is_answered(table: Table, monkeypatch: Any) -> None:
+    """A bug behind ``/monopoly board``: the member is told that nothing was changed (in
+    place of the board the command was about to post), and the failure is logged with the
+    command's name; nothing is left "thinking"."""
+    await start_game(table, table.alice, table.bob)
+
+    async def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("a bug in drawing")
+
+    monkeypatch.setattr("cogs.play.board_file", broken)
+    answered = await table.alice.slash(table.channel, "monopoly board")
+    assert answered.response is not None and answered.response.content == NOTHING_CHANGED
+    logged = table.expect_logged("Interaction failed")
+    assert logged and "monopoly board" in logged[0].getMessage()
+    assert still_thinking(table) == []
