@@ -1,20 +1,34 @@
-"""The Discord client: :class:`MonopolyBot` and :func:`run_bot`."""
+"""The Discord client: :class:`MonopolyBot`, :func:`create_bot` and :func:`run_bot`.
+
+A bot runs as one process holding every guild, or as a fleet of processes that share one
+store, each holding some shards of the gateway (``MONOPOLY_SHARD_COUNT`` and
+``MONOPOLY_SHARD_IDS``): :func:`create_bot` then builds a :class:`ShardedMonopolyBot`
+(an ``AutoShardedBot`` given exactly those shards) whose timers are those of its guilds.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import math
+import signal
+import sqlite3
 import sys
+from pathlib import Path
+from typing import Any
 
 import discord
 from discord.ext import commands
 
 from bot.command_sync import sync_commands
-from bot.config import Settings, Tuning
+from bot.config import Settings, Tuning, one_line, store_problem
+from bot.heartbeat import HEARTBEAT_EVERY, heartbeat_payload, write_heartbeat
 from bot.i18n import normalise_language, t
 from bot.logging_setup import configure_logging
 from bot.scheduler import Scheduler
 from bot.service import GameService, SeedSource
-from bot.store import GameInfo, GameStore, Timer, store_for
+from bot.store import GameInfo, GameStore, StoreError, Timer, store_for
 from bot.translator import CatalogTranslator
 
 log = logging.getLogger(__name__)
@@ -48,9 +62,17 @@ TIMER_POLL = 3600.0
 #: When a start syncs the slash commands: if they changed, always, or never.
 SYNC_MODES = ("auto", "force", "off")
 
+#: Seconds between two log lines of the shard ids and the gateway latencies.
+LATENCY_LOG_EVERY = 600.0
+
 
 class MonopolyBot(commands.Bot):
-    """The bot: default intents, mention prefix, slash commands provided by cogs."""
+    """The bot: default intents, mention prefix, slash commands provided by cogs.
+
+    This class holds the whole gateway in one connection (no shard settings are passed,
+    so discord.py asks Discord for nothing); :class:`ShardedMonopolyBot` is the same bot
+    holding some shards. Build either with :func:`create_bot`.
+    """
 
     def __init__(
         self,
@@ -61,6 +83,7 @@ class MonopolyBot(commands.Bot):
         tuning: Tuning | None = None,
         sync: str = "auto",
         start_timers: bool = True,
+        heartbeat_file: Path | None = None,
     ) -> None:
         """Create the bot for ``settings``; does not connect to Discord.
 
@@ -73,13 +96,23 @@ class MonopolyBot(commands.Bot):
         ``"force"`` always, ``"off"`` never. ``start_timers=False`` leaves the timer loop
         stopped, for one-off processes (``monopoly-bot sync``) that must not play the
         games' deadlines alongside the running bot.
+
+        ``heartbeat_file``: while connected, write the heartbeat there every
+        :data:`~bot.heartbeat.HEARTBEAT_EVERY` seconds (``monopoly-bot health`` reads it);
+        None (tests, one-off processes) writes none. With shard settings the timers
+        fired are those of the guilds of ``settings.shard_ids`` (see
+        :mod:`bot.scheduler`), whichever class holds the gateway.
         """
         if sync not in SYNC_MODES:
             raise ValueError(f"sync must be one of {', '.join(SYNC_MODES)}, not {sync!r}")
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
+            **self.gateway_options(settings),
         )
+        self.heartbeat_file = heartbeat_file
+        self._watch_task: asyncio.Task[None] | None = None
+        self._heartbeat_written = False
         self.sync_mode = sync
         self.start_timers = start_timers
         self.settings = settings
@@ -99,6 +132,12 @@ class MonopolyBot(commands.Bot):
         as the ``sync`` option says; a failed sync is logged and the bot runs on with
         the commands Discord has (the next start tries again).
         """
+        if getattr(self, "stop_on_sigterm", False):
+            # Containers stop a process with SIGTERM; discord.py only handles SIGINT.
+            # Closing ends the timers and closes the store after its last writes.
+            loop = asyncio.get_running_loop()
+            with contextlib.suppress(NotImplementedError):  # not on Windows
+                loop.add_signal_handler(signal.SIGTERM, lambda: loop.create_task(self.close()))
         await self.store.open()
         running = await self.store.unfinished_games()
         log.info("Store open: %d unfinished game(s) picked up", len(running))
@@ -112,10 +151,16 @@ class MonopolyBot(commands.Bot):
         # came due while the bot was down fire now), else by the first one scheduled.
         # This process wakes the loop whenever it adds a timer, so the loop only looks
         # at the store by itself once an hour (for timers another process added).
+        # A process of a sharded fleet fires the timers of its own guilds only (the
+        # process that also gets their clicks); the others' processes fire theirs.
         self.scheduler = Scheduler(
-            self.store, self._fire_timer, now=discord.utils.utcnow, max_sleep=TIMER_POLL
+            self.store,
+            self._fire_timer,
+            now=discord.utils.utcnow,
+            max_sleep=TIMER_POLL,
+            shards=self.settings.shard_filter,
         )
-        if self.start_timers and await self.store.next_due_at() is not None:
+        if self.start_timers and await self.scheduler.next_due_at() is not None:
             self.scheduler.start()
         # German names and descriptions for the commands (English is the source text).
         # Set before the fingerprint is taken: it covers the German texts, too.
@@ -135,8 +180,83 @@ class MonopolyBot(commands.Bot):
                 "Discord has, the next start tries again"
             )
 
+    @staticmethod
+    def gateway_options(settings: Settings) -> dict[str, Any]:
+        """Options of the gateway client for ``settings``: none, for one connection."""
+        return {}
+
+    def holds_guild(self, guild_id: int) -> bool:
+        """Whether this process's shards hold ``guild_id`` (always, if unsharded)."""
+        return self.settings.holds_guild(guild_id)
+
+    def gateway_latencies(self) -> list[tuple[int | None, float]]:
+        """``(shard id, seconds)`` per gateway connection; shard id None if unsharded."""
+        return [(None, self.latency)]
+
+    def gateway_connected(self) -> bool:
+        """Whether every gateway connection of this process is open now."""
+        ws = self.ws
+        return not self.is_closed() and ws is not None and bool(getattr(ws, "open", False))
+
+    def gateway_report(self) -> str:
+        """One line for the log: the shards held and each one's gateway latency."""
+        held = (
+            "unsharded"
+            if self.settings.shard_ids is None
+            else f"shards {_ids(self.settings.shard_ids)} of {self.settings.shard_count}"
+        )
+        latencies = ", ".join(
+            ("" if shard is None else f"shard {shard} ") + _milliseconds(latency)
+            for shard, latency in self.gateway_latencies()
+        )
+        return f"Gateway: {held}; latency {latencies or 'not measured'}"
+
+    def beat(self) -> bool:
+        """Write the heartbeat file if connected; True if it was written.
+
+        A failed write (a full disk, a read-only directory) is logged and the bot runs
+        on: the health check then reports the heartbeat as stale.
+        """
+        if self.heartbeat_file is None or not self.gateway_connected():
+            return False
+        payload = heartbeat_payload(self.settings.shard_ids, self.gateway_latencies())
+        try:
+            write_heartbeat(self.heartbeat_file, payload)
+        except OSError:
+            log.warning("Could not write the heartbeat file %s", self.heartbeat_file, exc_info=True)
+            return False
+        self._heartbeat_written = True
+        return True
+
+    async def _watch(self) -> None:
+        """Every heartbeat interval: the heartbeat; every ten minutes: the latencies."""
+        loop = asyncio.get_running_loop()
+        logged = loop.time()
+        while True:
+            await asyncio.sleep(HEARTBEAT_EVERY)
+            try:
+                self.beat()
+                if loop.time() - logged >= LATENCY_LOG_EVERY:
+                    logged = loop.time()
+                    log.info("%s", self.gateway_report())
+            except Exception:
+                # The loop must outlive a surprise: without it the health check would
+                # call a working bot dead.
+                log.exception("The heartbeat failed; trying again in %.0f s", HEARTBEAT_EVERY)
+
     async def on_ready(self) -> None:
-        """Tell the channels of games that had to be set aside (admins can export them)."""
+        """Log the shards and latencies, start the heartbeat, tell the channels of games
+        that had to be set aside (admins can export them).
+
+        discord.py calls this again after a new session (a resume that failed), so the
+        heartbeat loop is started only once.
+        """
+        log.info("%s", self.gateway_report())
+        self.beat()
+        if self._watch_task is None or self._watch_task.done():
+            self._watch_task = asyncio.get_running_loop().create_task(
+                self._watch(), name="gateway-watch"
+            )
         while self.broken_games:
             info = self.broken_games.pop(0)
             channel = self.get_channel(info.channel_id)
@@ -156,7 +276,15 @@ class MonopolyBot(commands.Bot):
             await handler(timer)
 
     async def stop_background(self) -> None:
-        """Stop the timers and the Discord layer's background work (sweeps, edits)."""
+        """Stop the timers, the heartbeat and the Discord layer's background work."""
+        watch, self._watch_task = self._watch_task, None
+        if watch is not None:
+            watch.cancel()
+            await asyncio.gather(watch, return_exceptions=True)
+        if self._heartbeat_written and self.heartbeat_file is not None:
+            # A bot that stopped is not healthy: no old heartbeat may say otherwise.
+            self.heartbeat_file.unlink(missing_ok=True)
+            self._heartbeat_written = False
         core = getattr(self, "core", None)
         if core is not None:
             await core.stop()
@@ -171,20 +299,113 @@ class MonopolyBot(commands.Bot):
         await self.store.close()
 
 
+class ShardedMonopolyBot(MonopolyBot, commands.AutoShardedBot):
+    """The bot as one process of a sharded fleet: it holds ``settings.shard_ids`` of
+    ``settings.shard_count`` gateway shards (all of them if only the count is set).
+
+    Both are always passed, so discord.py never asks Discord for its recommended count:
+    every process of the fleet must agree on the count, or guilds would be held twice or
+    not at all.
+    """
+
+    def __init__(self, settings: Settings, **options: Any) -> None:
+        """Create the sharded bot; ``options`` are those of :class:`MonopolyBot`."""
+        if settings.shard_count is None:
+            raise ValueError("a sharded bot needs MONOPOLY_SHARD_COUNT; use create_bot()")
+        super().__init__(settings, **options)
+
+    @staticmethod
+    def gateway_options(settings: Settings) -> dict[str, Any]:
+        """The shard count and the shard ids this process holds."""
+        assert settings.shard_count is not None and settings.shard_ids is not None
+        return {"shard_count": settings.shard_count, "shard_ids": list(settings.shard_ids)}
+
+    def gateway_latencies(self) -> list[tuple[int | None, float]]:
+        """``(shard id, seconds)`` for each shard this process holds, in order."""
+        return sorted(self.latencies)
+
+    def gateway_connected(self) -> bool:
+        """Whether every shard this process holds has an open connection now."""
+        shards = self.shards
+        held = self.settings.shard_ids or ()
+        return (
+            not self.is_closed()
+            and all(shard in shards for shard in held)
+            and not any(info.is_closed() for info in shards.values())
+        )
+
+
+def create_bot(settings: Settings, **options: Any) -> MonopolyBot:
+    """The bot for ``settings``: sharded if ``MONOPOLY_SHARD_COUNT`` is set, else one
+    connection; ``options`` go to :class:`MonopolyBot`."""
+    if settings.sharded:
+        return ShardedMonopolyBot(settings, **options)
+    return MonopolyBot(settings, **options)
+
+
+async def check_store(settings: Settings) -> str | None:
+    """Open and close the store of ``settings`` once; None if it works, else one line.
+
+    Run before connecting to Discord so that a bad store setting stops the bot at once
+    with a line naming the setting: a wrong URL scheme (from :func:`store_for`), a server
+    that cannot be reached, a database migrated by a newer bot, a file that cannot be
+    opened. Nothing is written in those cases (a newer schema is refused before any
+    migration); a good store is opened as the bot would open it.
+    """
+    try:
+        store = store_for(settings)
+    except ValueError as error:
+        return one_line(error)
+    try:
+        await store.open()
+    except StoreError as error:
+        # StoreUnavailable names the setting itself; a SchemaError gets it in front.
+        return store_problem(settings, error)
+    except (OSError, sqlite3.Error) as error:
+        return store_problem(settings, error, "cannot open the database")
+    await store.close()
+    return None
+
+
 def run_bot(settings: Settings) -> int:
     """Run the bot until it stops; return a process exit code.
 
     Returns 2 without connecting if no token is configured (a help message goes to
-    stderr), 1 if Discord rejects the token, and 0 after a normal shutdown.
+    stderr) or the store cannot be used (one line naming the setting, see
+    :func:`check_store`), 1 if Discord rejects the token, and 0 after a normal shutdown.
     """
     if not settings.discord_token:
         sys.stderr.write(NO_TOKEN_MESSAGE)
         return 2
     configure_logging(settings.log_level)
-    bot = MonopolyBot(settings)
+    problem = asyncio.run(check_store(settings))
+    if problem is not None:
+        sys.stderr.write(f"monopoly-bot: {problem}\n")
+        return 2
+    # A heartbeat left by an earlier run must not call this start healthy before it
+    # has connected.
+    with contextlib.suppress(OSError):
+        settings.heartbeat_file.unlink(missing_ok=True)
+    log.info(
+        "Starting %s",
+        "unsharded"
+        if settings.shard_ids is None
+        else f"with shards {_ids(settings.shard_ids)} of {settings.shard_count}",
+    )
+    bot = create_bot(settings, heartbeat_file=settings.heartbeat_file)
+    bot.stop_on_sigterm = True
     try:
         bot.run(settings.discord_token, log_handler=None)
     except discord.LoginFailure:
         sys.stderr.write(BAD_TOKEN_MESSAGE)
         return 1
     return 0
+
+
+def _ids(shard_ids: tuple[int, ...]) -> str:
+    return ",".join(str(shard) for shard in shard_ids)
+
+
+def _milliseconds(latency: float) -> str:
+    """A gateway latency for the log; discord.py gives inf/nan before it measured one."""
+    return f"{latency * 1000:.0f} ms" if math.isfinite(latency) else "not measured"

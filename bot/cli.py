@@ -1,19 +1,24 @@
-"""The ``monopoly-bot`` command: run the bot, sync its commands, simulate games, replay
-scenarios, benchmark."""
+"""The ``monopoly-bot`` command: run the bot, sync its commands, show the store's status,
+check the running bot's health, simulate games, replay scenarios, benchmark."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from collections.abc import Iterable
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from bot.config import one_line, store_problem
 from bot.engine.board import available_boards
 from bot.engine.rules import Rules, available_presets
+from bot.heartbeat import DEFAULT_MAX_AGE
 
 if TYPE_CHECKING:
     from bot.config import Settings
+    from bot.store import GameStore, PostgresGameStore
 
 ENGINE_BENCH_GAMES = 200
 STORE_BENCH_GAMES = 1000
@@ -84,6 +89,412 @@ async def _sync_once(settings: Settings, token: str, guild_id: int | None) -> in
     finally:
         # Closes the HTTP session and the store, also after a failed login or sync.
         await bot.close()
+
+
+# -- status -----------------------------------------------------------------------------------
+
+
+class StatusProblem(Exception):
+    """The store named by the settings cannot be looked at; the message is one line."""
+
+
+def _cmd_status(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from bot.config import Settings
+
+    try:
+        settings = Settings.from_env()
+    except ValueError as error:
+        print(f"monopoly-bot status: {error}", file=sys.stderr)
+        return 2
+    try:
+        report = asyncio.run(store_status(settings))
+    except StatusProblem as problem:
+        print(f"monopoly-bot status: {problem}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(report, sort_keys=True))
+    else:
+        for line in status_lines(report):
+            print(line)
+    return 0
+
+
+async def store_status(settings: Settings, *, now: datetime | None = None) -> dict[str, Any]:
+    """What ``monopoly-bot status`` shows, as one JSON-ready dict (see :func:`status_lines`).
+
+    Looks at the store without logging in to Discord, and without changing it: a SQLite
+    file is read through a read-only connection, a PostgreSQL database in a read-only
+    transaction. Nothing is created, migrated or repaired (an older schema is shown, not
+    migrated), and the running bot is not held up. A driver this command does not know
+    is opened as the bot opens it and read through the store's interface. Raises
+    :class:`StatusProblem` with one line naming the setting for a wrong URL scheme, an
+    unreachable server, a missing or unreadable file, or a database migrated by a newer
+    bot.
+    """
+    from bot.config import redact_url
+    from bot.store import PostgresGameStore, SqliteGameStore, store_for
+    from bot.store.migrate import head_version
+
+    moment = now if now is not None else datetime.now(UTC)
+    try:
+        store = store_for(settings)
+    except ValueError as error:
+        raise StatusProblem(one_line(error)) from None
+    code_version: int | None
+    if settings.database_url is None and isinstance(store, SqliteGameStore):
+        found = await _sqlite_rows(settings)
+        description: dict[str, Any] = {"driver": "sqlite", "path": str(settings.db_path)}
+        code_version = head_version()
+    elif isinstance(store, PostgresGameStore):
+        found = await _postgres_rows(store, settings)
+        description = {"driver": "postgresql", "where": store.where, "url": redact_url(store.url)}
+        code_version = head_version("postgres")
+    else:
+        found = await _store_rows(store, settings)
+        description = {
+            "driver": type(store).__name__,
+            "url": redact_url(settings.database_url or ""),
+        }
+        code_version = found.pop("code_version")
+    version = found["version"]
+    if version is not None and code_version is not None and version > code_version:
+        raise StatusProblem(
+            f"{settings.store_setting}: the database has schema version {version}, newer "
+            f"than this bot's {code_version}; update the bot"
+        )
+    report: dict[str, Any] = {
+        "now": moment.isoformat(),
+        "store": description,
+        "schema": {"database": version, "code": code_version},
+        "games": None,
+        "timers": None,
+        "shards": None,
+    }
+    if found["games"] is None:
+        return report  # an older schema: the bot migrates it at its next start
+    games, timers = found["games"], found["timers"]
+    report["games"] = _game_counts(status for _, status in games)
+    report["timers"] = _timer_counts(timers, moment)
+    if settings.shard_count is not None and settings.shard_ids is not None:
+        report["shards"] = _shard_counts(
+            games, timers, moment, settings.shard_count, settings.shard_ids
+        )
+    return report
+
+
+#: One open or broken game for the counts: (guild id, status).
+_GameRow = tuple[int, str]
+#: One pending timer for the counts: (guild id of its game, due at, leased until).
+_TimerRow = tuple[int, datetime, datetime | None]
+
+
+async def _sqlite_rows(settings: Settings) -> dict[str, Any]:
+    """The schema version, open and broken games and pending timers of the SQLite file,
+    read through a read-only connection (``games``/``timers`` None below the code's
+    schema, whose columns the queries need)."""
+    import sqlite3
+
+    import aiosqlite
+
+    from bot.store.migrate import head_version
+
+    path = settings.db_path
+    if not path.is_file():
+        raise StatusProblem(
+            f"{settings.store_setting}: there is no database file (the bot creates it at "
+            "its first start)"
+        )
+    # mode=ro: this connection cannot write, so looking never changes the store; the
+    # URI form needs the path percent-encoded, which as_uri() does.
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    try:
+        async with aiosqlite.connect(uri, uri=True) as conn:
+            await conn.execute("PRAGMA busy_timeout = 5000")
+            tables = {
+                row[0]
+                for row in await conn.execute_fetchall(
+                    "SELECT name FROM sqlite_master WHERE type = 'table'"
+                )
+            }
+            version = 0
+            if "schema_version" in tables:
+                # The same reading as bot.store.migrate.schema_version, without its
+                # CREATE TABLE IF NOT EXISTS (a write).
+                rows = await conn.execute_fetchall(
+                    "SELECT coalesce(max(version), 0) FROM schema_version"
+                )
+                version = int(list(rows)[0][0])
+            if version != head_version():
+                return {"version": version, "games": None, "timers": None}
+            games = [
+                (int(guild), str(status))
+                for guild, status in await conn.execute_fetchall(
+                    "SELECT guild_id, status FROM games "
+                    "WHERE status IN ('lobby', 'running', 'broken')"
+                )
+            ]
+            timers = [
+                (int(guild), datetime.fromisoformat(due), _time_or_none(leased))
+                for guild, due, leased in await conn.execute_fetchall(
+                    "SELECT g.guild_id, t.due_at, t.leased_until FROM timers AS t "
+                    "JOIN games AS g ON g.id = t.game_id "
+                    "WHERE t.fired_at IS NULL AND t.cancelled_at IS NULL"
+                )
+            ]
+    except sqlite3.Error as error:
+        raise StatusProblem(
+            f"{settings.store_setting}: cannot read the database: {one_line(error)}"
+        ) from None
+    return {"version": version, "games": games, "timers": timers}
+
+
+async def _postgres_rows(store: PostgresGameStore, settings: Settings) -> dict[str, Any]:
+    """The same as :func:`_sqlite_rows` for a PostgreSQL database: one connection of its
+    own, one read-only transaction (PostgreSQL refuses any write in it)."""
+    import asyncpg
+
+    from bot.store.migrate import head_version, pg_schema_version
+
+    try:
+        conn = await asyncpg.connect(store.url, timeout=store.connect_timeout)
+    except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        raise StatusProblem(
+            f"{settings.store_setting}: cannot reach the database ({store.where}): "
+            f"{type(error).__name__}: {one_line(error)}"
+        ) from None
+    try:
+        async with conn.transaction(readonly=True):
+            version = await pg_schema_version(conn)
+            if version != head_version("postgres"):
+                return {"version": version, "games": None, "timers": None}
+            games = [
+                (int(guild), str(status))
+                for guild, status in await conn.fetch(
+                    "SELECT guild_id, status FROM games "
+                    "WHERE status IN ('lobby', 'running', 'broken')"
+                )
+            ]
+            timers = [
+                (int(guild), due, leased)
+                for guild, due, leased in await conn.fetch(
+                    "SELECT g.guild_id, t.due_at, t.leased_until FROM timers AS t "
+                    "JOIN games AS g ON g.id = t.game_id "
+                    "WHERE t.fired_at IS NULL AND t.cancelled_at IS NULL"
+                )
+            ]
+    except (asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        raise StatusProblem(
+            f"{settings.store_setting}: cannot read the database: {one_line(error)}"
+        ) from None
+    finally:
+        await conn.close()
+    return {"version": version, "games": games, "timers": timers}
+
+
+async def _store_rows(store: GameStore, settings: Settings) -> dict[str, Any]:
+    """The same as :func:`_sqlite_rows` through the store's interface (another driver).
+
+    The store is opened as the bot opens it (so it may migrate the database, and
+    ``unfinished_games`` sets aside a game whose state cannot be read, as a start of the
+    bot would): only for a driver without a read-only path here. The schema version
+    comes from the store's ``schema_version()`` and the code's from its
+    ``head_version()`` if it has them.
+    """
+    import sqlite3
+
+    from bot.store import StoreError
+
+    try:
+        await store.open()
+    except StoreError as error:
+        raise StatusProblem(store_problem(settings, error)) from None
+    except (OSError, sqlite3.Error) as error:
+        raise StatusProblem(store_problem(settings, error, "cannot open the database")) from None
+    try:
+        version = await _optional_call(store, "schema_version")
+        code_version = await _optional_call(store, "head_version")
+        running = await store.unfinished_games()
+        games: list[_GameRow] = [(row.guild_id, str(row.status)) for row in running]
+        games += [(info.guild_id, str(info.status)) for info in await store.broken_games()]
+        # Only lobbies and running games have pending timers (the store's contract).
+        timers: list[_TimerRow] = [
+            (row.guild_id, timer.due_at, timer.leased_until)
+            for row in running
+            for timer in await store.pending_timers(row.id)
+        ]
+    finally:
+        await store.close()
+    return {"version": version, "code_version": code_version, "games": games, "timers": timers}
+
+
+async def _optional_call(target: object, name: str) -> int | None:
+    """``target.name()`` (awaited if it is a coroutine) as an int; None if there is none."""
+    import inspect
+
+    method = getattr(target, name, None)
+    if not callable(method):
+        return None
+    value = method()
+    if inspect.isawaitable(value):
+        value = await value
+    return None if value is None else int(value)
+
+
+def _time_or_none(text: str | None) -> datetime | None:
+    return None if text is None else datetime.fromisoformat(text)
+
+
+def _free_at(timer: _TimerRow) -> datetime:
+    """When a pending timer can be taken: its due time, or the end of its lease if later
+    (the store's definition of ``next_due_at``)."""
+    _, due, leased = timer
+    return due if leased is None or leased < due else leased
+
+
+def _game_counts(statuses: Iterable[str]) -> dict[str, int]:
+    """Lobbies, running, open (the two together) and broken games."""
+    found = list(statuses)
+    lobbies, running = found.count("lobby"), found.count("running")
+    return {
+        "open": lobbies + running,
+        "lobbies": lobbies,
+        "running": running,
+        "broken": found.count("broken"),
+    }
+
+
+def _timer_counts(timers: list[_TimerRow], now: datetime) -> dict[str, Any]:
+    """Pending timers, those due now (due and not leased) and when the next can be taken."""
+    free = [_free_at(timer) for timer in timers]
+    return {
+        "pending": len(timers),
+        "due": sum(1 for moment in free if moment <= now),
+        "next_due_at": min(free).isoformat() if free else None,
+    }
+
+
+def _shard_counts(
+    games: list[_GameRow],
+    timers: list[_TimerRow],
+    now: datetime,
+    shard_count: int,
+    held: tuple[int, ...],
+) -> dict[str, Any]:
+    """Per shard of the fleet: its open games and timers, and whether this process holds it."""
+    from bot.config import shard_of
+
+    per_shard = []
+    for shard in range(shard_count):
+        counts = _game_counts(
+            status for guild, status in games if shard_of(guild, shard_count) == shard
+        )
+        due = _timer_counts([t for t in timers if shard_of(t[0], shard_count) == shard], now)
+        per_shard.append(
+            {
+                "shard": shard,
+                "held": shard in held,
+                "open_games": counts["open"],
+                "lobbies": counts["lobbies"],
+                "running": counts["running"],
+                "pending_timers": due["pending"],
+                "due_timers": due["due"],
+                "next_due_at": due["next_due_at"],
+            }
+        )
+    return {"count": shard_count, "held": list(held), "per_shard": per_shard}
+
+
+def status_lines(report: dict[str, Any]) -> list[str]:
+    """The report of :func:`store_status` as the lines ``monopoly-bot status`` prints."""
+    store = report["store"]
+    if store["driver"] == "sqlite":
+        where = f"sqlite {store['path']}"
+    elif store["driver"] == "postgresql":
+        where = f"postgresql {store['where']}"
+    else:
+        where = f"{store['driver']} {store['url']}"
+    schema = report["schema"]
+    database = "unknown" if schema["database"] is None else schema["database"]
+    code = "unknown" if schema["code"] is None else schema["code"]
+    lines = [
+        f"store:   {where}",
+        f"schema:  version {database} (this bot: {code})",
+    ]
+    games, timers = report["games"], report["timers"]
+    if games is None or timers is None:
+        behind = (schema["code"] or 0) - (schema["database"] or 0)
+        lines.append(
+            f"games:   not counted: {behind} migration(s) to apply, which the bot does at "
+            "its next start"
+        )
+        return lines
+    lines.append(
+        f"games:   {games['open']} open ({_plural(games['lobbies'], 'lobby', 'lobbies')}, "
+        f"{games['running']} running), {games['broken']} broken"
+    )
+    upcoming = timers["next_due_at"]
+    lines.append(
+        f"timers:  {timers['pending']} pending, {timers['due']} due now; next "
+        f"{_seconds(upcoming) if upcoming else '-'} (now {_seconds(report['now'])})"
+    )
+    shards = report["shards"]
+    if shards is not None:
+        held = ",".join(str(shard) for shard in shards["held"])
+        lines.append(
+            f"shards:  {shards['count']} in the fleet; these settings hold {held} (marked *)"
+        )
+        for row in shards["per_shard"]:
+            mark = "*" if row["held"] else " "
+            lines.append(
+                f"  {mark} shard {row['shard']}: {row['open_games']} open "
+                f"({_plural(row['lobbies'], 'lobby', 'lobbies')}, {row['running']} running), "
+                f"timers {row['pending_timers']} pending, {row['due_timers']} due now"
+            )
+    return lines
+
+
+def _seconds(moment: str) -> str:
+    """An ISO time of the report without its fractions of a second, for reading."""
+    return datetime.fromisoformat(moment).isoformat(timespec="seconds")
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+# -- health ---------------------------------------------------------------------------------
+
+
+def _cmd_health(args: argparse.Namespace) -> int:
+    from bot.heartbeat import check_heartbeat
+
+    if args.file is not None:
+        path = Path(args.file)
+    else:
+        from bot.config import Settings
+
+        try:
+            path = Settings.from_env().heartbeat_file
+        except ValueError as error:
+            # Exit 1, not 2: Docker reserves 2, and a bot with bad settings is not running.
+            print(f"unhealthy: {error}", file=sys.stderr)
+            return 1
+    health = check_heartbeat(path, max_age=args.max_age)
+    print(health.line, file=sys.stdout if health.healthy else sys.stderr)
+    return 0 if health.healthy else 1
+
+
+def _max_age(text: str) -> float:
+    """``--max-age``: a positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"not a positive number of seconds: {text!r}")
+    return value
 
 
 def _guild_id(text: str) -> int:
@@ -324,6 +735,30 @@ def build_parser() -> argparse.ArgumentParser:
         help="sync to this server (guild) only: instant, for testing",
     )
 
+    status = sub.add_parser(
+        "status",
+        help="show the store: driver, schema version, open games, timers (per shard if sharded)",
+    )
+    status.add_argument("--json", action="store_true", help="print one JSON object")
+    health = sub.add_parser(
+        "health",
+        help="exit 0 if the running bot's heartbeat is fresh, else 1 (container health check)",
+    )
+    health.add_argument(
+        "--max-age",
+        type=_max_age,
+        default=DEFAULT_MAX_AGE,
+        metavar="SECONDS",
+        help=f"oldest heartbeat still healthy (default {DEFAULT_MAX_AGE:g})",
+    )
+    health.add_argument(
+        "--file",
+        default=None,
+        metavar="PATH",
+        help="the heartbeat file (default MONOPOLY_HEARTBEAT_FILE or monopoly-heartbeat in "
+        "the temp directory)",
+    )
+
     def game_options(p: argparse.ArgumentParser, games: int, *, players: bool = True) -> None:
         p.add_argument("--games", type=int, default=games)
         if players:
@@ -395,6 +830,8 @@ def main(argv: list[str] | None = None) -> int:
     handler = {
         "run": _cmd_run,
         "sync": _cmd_sync,
+        "status": _cmd_status,
+        "health": _cmd_health,
         "simulate": _cmd_simulate,
         "replay": _cmd_replay,
         "tournament": _cmd_tournament,

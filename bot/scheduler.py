@@ -45,6 +45,18 @@ run out yet does not hold up its game's later timers, so after a crash or a fail
 a later timer of a game can fire before the retry of an earlier one (one more reason
 for handlers to check the ``seq``).
 
+**Sharded fleets.** A bot run as several processes, each holding some shards of the
+Discord gateway (``MONOPOLY_SHARD_COUNT``/``MONOPOLY_SHARD_IDS``), shares one store. Each
+process's scheduler is given ``shards=(shard_count, shard ids)`` and fires only the timers
+of games whose guild its shards hold (``(guild_id >> 22) % shard_count``, Discord's
+formula): the store filters ``due_timers`` and ``next_due_at`` by it. So every game has
+one process that plays its deadlines, the one that also gets the game's clicks. DMs
+(reminders by DM, turn DMs sent at a deadline) and the daily digest are timers of a game
+too, so they have one owner as well: nobody is reminded twice by two processes. The
+leases stay the guard against two schedulers running one timer (after a change of the
+shard count, say, or a process started twice with the same shards). Without ``shards``
+(an unsharded bot) the scheduler fires every timer and calls the store exactly as before.
+
 The clock is injected (``now``, a timezone-aware datetime such as
 ``discord.utils.utcnow``) and so is ``sleep``, so tests can move time by hand.
 Timers added by another process are noticed at the latest after ``max_sleep``;
@@ -60,6 +72,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
 
+from bot.config import ShardFilter
 from bot.store import GameStore, Timer
 from bot.store.base import DEFAULT_LEASE
 
@@ -93,7 +106,9 @@ class Scheduler:
     each wait, which bounds how late a timer added by another process, or one due
     after a jump of the wall clock, can fire. ``lease_seconds`` is how long a timer
     is held for its handler (renewed while it runs); ``concurrency`` caps how many
-    handlers run at once.
+    handlers run at once. ``shards``, ``(shard_count, shard ids)``, limits the
+    scheduler to the timers of games whose guild those shards hold (see the module
+    docstring); None fires every timer.
 
     A handler should be quick (apply an action, post a message), not wait for
     players, and it must be safe to run twice for one timer (see the module
@@ -111,6 +126,7 @@ class Scheduler:
         max_sleep: float = 300.0,
         lease_seconds: float = LEASE_SECONDS,
         concurrency: int = CONCURRENCY,
+        shards: ShardFilter | None = None,
     ) -> None:
         if max_sleep <= 0:
             raise ValueError("max_sleep must be positive")
@@ -118,8 +134,14 @@ class Scheduler:
             raise ValueError("lease_seconds must be positive")
         if concurrency < 1:
             raise ValueError("concurrency must be at least 1")
+        if shards is not None:
+            count, ids = shards
+            if count < 1 or not ids or any(not 0 <= shard < count for shard in ids):
+                raise ValueError(f"shards must be (count, ids in 0..count-1), not {shards!r}")
+            shards = (count, frozenset(ids))
         self.store = store
         self.handler = handler
+        self.shards = shards
         self.max_sleep = max_sleep
         self.lease_seconds = lease_seconds
         self._now = now
@@ -174,6 +196,23 @@ class Scheduler:
         self._wake.set()
         if self._sleeper is not None:
             self._sleeper.cancel()
+
+    async def next_due_at(self) -> datetime | None:
+        """The earliest moment one of this scheduler's timers can be taken; None if none.
+
+        With ``shards``, only timers of the guilds those shards hold count.
+        """
+        if self.shards is None:
+            # The unsharded call, exactly as before: a driver without the shard
+            # filter keeps working for the one-process bot.
+            return await self.store.next_due_at()
+        return await self.store.next_due_at(shards=self.shards)
+
+    async def due_timers(self, now: datetime, limit: int) -> list[Timer]:
+        """Up to ``limit`` of this scheduler's timers that can be taken at ``now``."""
+        if self.shards is None:
+            return await self.store.due_timers(now, limit=limit)
+        return await self.store.due_timers(now, limit=limit, shards=self.shards)
 
     async def run_due(self) -> int:
         """Fire every timer due now; how many handlers ran, once they have all ended.
@@ -293,7 +332,7 @@ class Scheduler:
 
     async def _delay(self) -> float:
         """Seconds until a pending timer can be taken, between 0 and ``max_sleep``."""
-        due = await self.store.next_due_at()
+        due = await self.next_due_at()
         if due is None:
             return self.max_sleep
         seconds = (due - self._now()).total_seconds()
@@ -398,7 +437,7 @@ class _Round:
         yet), so the query asks for that many more to bring a full batch of new ones.
         """
         limit = BATCH + waiting
-        timers = await self.scheduler.store.due_timers(self.now, limit=limit)
+        timers = await self.scheduler.due_timers(self.now, limit=limit)
         for timer in timers:
             if timer.id in self.seen:
                 continue

@@ -21,15 +21,26 @@ A lobby player's name is not refused but repaired (see :func:`bot.text_input.cle
 Discord lets people put odd characters in their names, and a player should not be locked
 out of a game for that. A name that is not text at all is a caller's bug and raises
 ``IllegalAction("bad_name")``.
+
+Settings are never overwritten blindly: every read-modify-write here writes back only the
+keys it changed (:meth:`~bot.store.GameStore.patch_settings`) and names the settings
+version it read, so a change another process made meanwhile is not lost; the store raises
+:class:`~bot.store.errors.SettingsConflict` instead. :meth:`GameService.edit_settings`
+(and every lobby method) then reads again and redoes the change; :meth:`GameService.editing`
+cannot (a ``with`` block runs once) and lets the conflict through, for the Discord layer to
+answer "please try again". The in-process :class:`GameLock` stays: it keeps this process's
+own writers from conflicting with each other at all.
 """
 
 from __future__ import annotations
 
+import copy
+import inspect
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.cardgame import new_game as new_card_game
 from bot.engine.board import custom_board
@@ -52,11 +63,14 @@ from bot.service_args import (
     check_player,
     check_preset,
 )
-from bot.store import ApplyResult, GameRow, GameStatus, GameStore
+from bot.store import ApplyResult, GameRow, GameStatus, GameStore, SettingsConflict
 from bot.store.kinds import AnyState
 from bot.text_input import is_sqlite_int, json_problem
 
 SeedSource = Callable[[], int]
+T = TypeVar("T")
+#: How often a lobby change is tried when another process changed the lobby meanwhile.
+EDIT_ATTEMPTS = 3
 #: MONOPOLY Das Kartenspiel is for 2 to 6 players (rulebook 004).
 CARD_GAME_MAX_PLAYERS = 6
 #: The games a lobby can be for.
@@ -77,9 +91,12 @@ class GameService:
     def lock(self, game_id: int) -> GameLock:
         """The game's lock for changes to its settings (lobby lists, messages, timers).
 
-        Actions need no lock (the store applies them atomically); settings are
-        read, changed and written back whole, so every writer takes this lock. The
-        lock is re-entrant within a task, so a step that holds it may call another.
+        Actions need no lock (the store applies them atomically). Settings are read,
+        changed and written back, so every writer of this process takes this lock: the
+        writes carry the version they read (another process's change is never lost, see
+        the module docstring), and the lock spares this process's own writers the
+        conflicts. The lock is re-entrant within a task, so a step that holds it may
+        call another.
         """
         return self._lobby_locks.setdefault(game_id, GameLock())
 
@@ -89,17 +106,74 @@ class GameService:
     async def editing(self, game_id: int) -> AsyncIterator[SettingsEdit]:
         """Read, change and write back a game's settings under its lock.
 
-        The block gets a :class:`SettingsEdit` (the row as stored and a copy of its
-        settings to change). The settings are written when the block ends, unless it
-        raised (nothing is written then, e.g. an ``IllegalAction`` refusing the change)
-        or called :meth:`SettingsEdit.cancel`.
+        The block gets a :class:`SettingsEdit` (the row as stored and a deep copy of its
+        settings to change). When the block ends, the top-level keys it changed or
+        removed are written (:meth:`~bot.store.GameStore.patch_settings`), naming the
+        settings version that was read; nothing is written if the block raised (e.g.
+        an ``IllegalAction`` refusing the change), called :meth:`SettingsEdit.cancel`
+        or changed nothing.
+
+        If another process wrote the settings after they were read, the write raises
+        :class:`~bot.store.errors.SettingsConflict` and changes nothing: a block runs
+        once and cannot be redone here, so the caller answers "please try again" (the
+        Discord layer does), or a timer's handler fails and is tried again. What else the
+        block did (timers planned, messages sent) stays done; a block that must be
+        redone as a whole belongs in :meth:`edit_settings`.
         """
         async with self.lock(game_id):
             row = await self.store.load(game_id)
-            edit = SettingsEdit(row, dict(row.settings))
+            edit = SettingsEdit(row, copy.deepcopy(row.settings))
             yield edit
-            if not edit.cancelled and edit.settings != row.settings:
-                await self.store.set_settings(game_id, edit.settings)
+            if not edit.cancelled:
+                changed, removed = edit.changes()
+                if changed or removed:
+                    await self.store.patch_settings(
+                        game_id, changed, removed, expected_version=row.settings_version
+                    )
+
+    async def edit_settings(
+        self,
+        game_id: int,
+        change: Callable[[GameRow, dict[str, Any]], T | Awaitable[T]],
+        *,
+        attempts: int = EDIT_ATTEMPTS,
+    ) -> T:
+        """Change a game's settings with ``change(row, settings)``, redone on a conflict.
+
+        ``change`` gets the row as stored and a deep copy of its settings, changes the
+        copy in place (or raises to refuse, e.g. ``IllegalAction``: nothing is written)
+        and returns what this method returns; it may be a coroutine function. Under the
+        game's lock, the keys it changed or removed are written naming the version that
+        was read. If another process wrote the settings meanwhile
+        (:class:`~bot.store.errors.SettingsConflict`), the settings are read again and
+        ``change`` runs again on the fresh row, up to ``attempts`` times in all; after
+        the last the conflict is raised. So ``change`` must be safe to run more than once:
+        it decides and changes the settings, and leaves messages and timers to the caller
+        (after this returns).
+        """
+        game_id = check_game_id(game_id)
+        if attempts < 1:
+            raise ValueError("attempts must be at least 1")
+        for attempt in range(1, attempts + 1):
+            async with self.lock(game_id):
+                row = await self.store.load(game_id)
+                edit = SettingsEdit(row, copy.deepcopy(row.settings))
+                result = change(row, edit.settings)
+                if inspect.isawaitable(result):
+                    result = await result
+                changed, removed = edit.changes()
+                if not changed and not removed:
+                    return result  # type: ignore[return-value]
+                try:
+                    await self.store.patch_settings(
+                        game_id, changed, removed, expected_version=row.settings_version
+                    )
+                except SettingsConflict:
+                    if attempt == attempts:
+                        raise
+                    continue
+                return result  # type: ignore[return-value]
+        raise AssertionError("unreachable")  # the loop returns or raises
 
     # -- lobby --------------------------------------------------------------------------
 
@@ -164,9 +238,9 @@ class GameService:
     async def join(self, game_id: int, player: LobbyPlayer) -> dict[str, Any]:
         """Add ``player`` (its name repaired) to the lobby; returns the new settings."""
         game_id, player = check_game_id(game_id), check_player(player)
-        async with self._lock(game_id):
-            row = await self._lobby(game_id)
-            settings = dict(row.settings)
+
+        def change(row: GameRow, settings: dict[str, Any]) -> dict[str, Any]:
+            _check_lobby(row)
             players = list(settings["players"])
             if any(p["id"] == player.id for p in players):
                 raise IllegalAction("already_joined")
@@ -174,32 +248,34 @@ class GameService:
                 raise IllegalAction("lobby_full", maximum=settings["max_players"])
             players.append({"id": player.id, "name": player.name})
             settings["players"] = players
-            await self.store.set_settings(game_id, settings)
             return settings
+
+        return await self.edit_settings(game_id, change)
 
     async def leave(self, game_id: int, user_id: int) -> dict[str, Any]:
         """Remove a player from the lobby (the host cannot leave; they end it)."""
         game_id, user_id = check_game_id(game_id), check_id(user_id, "user_id")
-        async with self._lock(game_id):
-            row = await self._lobby(game_id)
-            settings = dict(row.settings)
+
+        def change(row: GameRow, settings: dict[str, Any]) -> dict[str, Any]:
+            _check_lobby(row)
             if user_id == settings["host"]:
                 raise IllegalAction("host_cannot_leave")
             players = [p for p in settings["players"] if p["id"] != user_id]
             if len(players) == len(settings["players"]):
                 raise IllegalAction("not_in_lobby")
             settings["players"] = players
-            await self.store.set_settings(game_id, settings)
             return settings
+
+        return await self.edit_settings(game_id, change)
 
     async def add_computer(self, game_id: int, user_id: int, level: str) -> dict[str, Any]:
         """The host seats a computer player of ``level`` in the lobby; the new settings."""
         game_id, user_id = check_game_id(game_id), check_id(user_id, "user_id")
         if not isinstance(level, str) or level not in LEVELS:
             raise IllegalAction("bad_option", option=level)
-        async with self._lock(game_id):
-            row = await self._lobby(game_id)
-            settings = dict(row.settings)
+
+        def change(row: GameRow, settings: dict[str, Any]) -> dict[str, Any]:
+            _check_lobby(row)
             if user_id != settings["host"]:
                 raise IllegalAction("host_only")
             players = list(settings["players"])
@@ -209,15 +285,16 @@ class GameService:
             number = next(n for n in range(1, 11) if f"cpu{n}" not in taken)
             players.append({"id": f"cpu{number}", "name": f"Computer {number}", "computer": level})
             settings["players"] = players
-            await self.store.set_settings(game_id, settings)
             return settings
+
+        return await self.edit_settings(game_id, change)
 
     async def remove_computer(self, game_id: int, user_id: int) -> dict[str, Any]:
         """The host takes the last computer player out of the lobby; the new settings."""
         game_id, user_id = check_game_id(game_id), check_id(user_id, "user_id")
-        async with self._lock(game_id):
-            row = await self._lobby(game_id)
-            settings = dict(row.settings)
+
+        def change(row: GameRow, settings: dict[str, Any]) -> dict[str, Any]:
+            _check_lobby(row)
             if user_id != settings["host"]:
                 raise IllegalAction("host_only")
             players = list(settings["players"])
@@ -226,8 +303,9 @@ class GameService:
                 raise IllegalAction("no_computer_player")
             del players[computers[-1]]
             settings["players"] = players
-            await self.store.set_settings(game_id, settings)
             return settings
+
+        return await self.edit_settings(game_id, change)
 
     async def update_lobby(self, game_id: int, user_id: int, **changes: Any) -> dict[str, Any]:
         """The host changes lobby settings (preset, language, rule overrides).
@@ -239,12 +317,12 @@ class GameService:
         problem = json_problem(changes)
         if problem is not None:
             raise IllegalAction("bad_setting", detail=problem)
-        async with self._lock(game_id):
-            row = await self._lobby(game_id)
-            settings = dict(row.settings)
+
+        def change(row: GameRow, settings: dict[str, Any]) -> dict[str, Any]:
+            _check_lobby(row)
             if user_id != settings["host"]:
                 raise IllegalAction("host_only")
-            settings.update(changes)
+            settings.update(copy.deepcopy(changes))
             overrides = settings.get("overrides", {})
             if not isinstance(overrides, dict):
                 raise IllegalAction("bad_setting", detail="overrides")
@@ -252,47 +330,61 @@ class GameService:
                 Rules.from_preset(check_preset(settings.get("preset")), **overrides)
             except (TypeError, ValueError) as error:  # out of bounds or of the wrong type
                 raise IllegalAction("bad_setting", detail=str(error)) from error
-            await self.store.set_settings(game_id, settings)
             return settings
 
+        return await self.edit_settings(game_id, change)
+
     async def start(self, game_id: int, user_id: int) -> GameRow:
-        """The host starts the game: seats in joining order, a fresh seed."""
+        """The host starts the game: seats in joining order, a fresh seed.
+
+        The game starts only from the lobby as it was read: if another process changed
+        it meanwhile (a player joined, say), it is read again and the start redone, up
+        to :data:`EDIT_ATTEMPTS` times, so nobody who joined is left out.
+        """
         game_id, user_id = check_game_id(game_id), check_id(user_id, "user_id")
         async with self._lock(game_id):
-            row = await self._lobby(game_id)
-            settings = row.settings
-            if user_id != settings["host"]:
-                raise IllegalAction("host_only")
-            players = [(str(p["id"]), p["name"]) for p in settings["players"]]
-            state: AnyState
-            if settings.get("game") == "cards":
-                state = new_card_game(players, seed=self._seeds())
-            else:
-                rules = Rules.from_preset(settings["preset"], **settings.get("overrides", {}))
-                # A server's own board travels in the lobby's settings (see open_lobby).
-                data = settings.get("board_data")
-                board = custom_board(data) if data else None
-                state = new_game(players, seed=self._seeds(), rules=rules, board=board)
-            computers = {
-                str(seat): p["computer"]
-                for seat, p in enumerate(settings["players"])
-                if p.get("computer")
-            }
-            if computers:
-                # Computer seats play from the first move (see cogs.monopoly._absence).
-                settings = {
-                    **settings,
-                    "computer": {seat: "seat" for seat in computers},
-                    "computer_level": computers,
-                }
-                await self.store.set_settings(game_id, settings)
-            return await self.store.start_game(game_id, state)
+            for attempt in range(1, EDIT_ATTEMPTS + 1):
+                try:
+                    return await self._start(game_id, user_id)
+                except SettingsConflict:
+                    if attempt == EDIT_ATTEMPTS:
+                        raise
+        raise AssertionError("unreachable")  # the loop returns or raises
+
+    async def _start(self, game_id: int, user_id: int) -> GameRow:
+        """One try of :meth:`start` (the caller holds the lock)."""
+        row = await self._lobby(game_id)
+        settings = row.settings
+        if user_id != settings["host"]:
+            raise IllegalAction("host_only")
+        players = [(str(p["id"]), p["name"]) for p in settings["players"]]
+        state: AnyState
+        if settings.get("game") == "cards":
+            state = new_card_game(players, seed=self._seeds())
+        else:
+            rules = Rules.from_preset(settings["preset"], **settings.get("overrides", {}))
+            # A server's own board travels in the lobby's settings (see open_lobby).
+            data = settings.get("board_data")
+            board = custom_board(data) if data else None
+            state = new_game(players, seed=self._seeds(), rules=rules, board=board)
+        computers = {
+            str(seat): p["computer"]
+            for seat, p in enumerate(settings["players"])
+            if p.get("computer")
+        }
+        version = row.settings_version
+        if computers:
+            # Computer seats play from the first move (see cogs.monopoly._absence).
+            info = await self.store.patch_settings(
+                game_id,
+                {"computer": {seat: "seat" for seat in computers}, "computer_level": computers},
+                expected_version=version,
+            )
+            version = info.settings_version
+        return await self.store.start_game(game_id, state, expected_settings_version=version)
 
     async def _lobby(self, game_id: int) -> GameRow:
-        row = await self.store.load(game_id)
-        if row.status != GameStatus.LOBBY:
-            raise IllegalAction("already_started")
-        return row
+        return _check_lobby(await self.store.load(game_id))
 
     # -- play ---------------------------------------------------------------------------
 
@@ -341,3 +433,10 @@ class GameService:
         game_id = check_game_id(game_id)
         action, expected_seq = check_action(action), check_expected_seq(expected_seq)
         return await self.store.apply(game_id, action, expected_seq=expected_seq)
+
+
+def _check_lobby(row: GameRow) -> GameRow:
+    """``row`` if it is still a lobby; ``IllegalAction("already_started")`` otherwise."""
+    if row.status != GameStatus.LOBBY:
+        raise IllegalAction("already_started")
+    return row

@@ -21,3 +21,28 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if DISCORD_TESTS in item.path.resolve().parents:
             item.add_marker(pytest.mark.discord)
+
+
+# -- the store's two drivers ------------------------------------------------------------
+# The store, scheduler and service tests run on SQLite and on a throwaway PostgreSQL
+# server. Their fixtures live in tests/pg.py (the server, one per test process) and
+# tests/store/backends.py (driver, backend, store_factory: a test that takes one of them
+# runs once per driver); importing them here makes them available to every test folder.
+from tests.pg import pg_cluster  # noqa: E402, F401
+from tests.store.backends import backend, driver, pg_backend, store_factory  # noqa: E402, F401
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say at the end, once, why PostgreSQL tests were skipped (the reason -q hides)."""
+    reasons: set[str] = set()
+    count = 0
+    for report in terminalreporter.stats.get("skipped", []):
+        longrepr = getattr(report, "longrepr", None)
+        reason = str(longrepr[2]) if isinstance(longrepr, tuple) and len(longrepr) == 3 else ""
+        if "PostgreSQL" in reason:
+            count += 1
+            reasons.add(reason.removeprefix("Skipped: "))
+    if count:
+        terminalreporter.write_line(
+            f"{count} PostgreSQL tests skipped: {'; '.join(sorted(reasons))}", yellow=True
+        )

@@ -15,6 +15,7 @@ from bot.logging_setup import configure_logging
 
 
 def make_settings(**overrides: object) -> Settings:
+    """Settings of an unsharded bot on SQLite, with ``overrides``."""
     values: dict[str, object] = {
         "discord_token": None,
         "db_path": Path("data/monopoly.db"),
@@ -41,6 +42,10 @@ def test_from_env_reads_values(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
         log_level="DEBUG",
         dev_guild_id=123456789012345678,
     )
+    # Unset fleet settings: SQLite, one process holding every guild.
+    assert settings.database_url is None
+    assert settings.shard_count is None and settings.shard_ids is None
+    assert settings.shard_filter is None and not settings.sharded
 
 
 def test_from_env_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -143,16 +148,30 @@ def test_run_bot_without_token_exits_2(capsys: pytest.CaptureFixture[str]) -> No
     assert captured.out == ""
 
 
-def test_run_bot_with_token_runs_client(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_run_bot_with_token_runs_client(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """With a token and a usable store, the bot runs (here: a fake ``run``); the store was
+    opened once before (so a bad one stops the bot before Discord) and the heartbeat is
+    the bot's to write."""
     calls: list[tuple[str, dict[str, object]]] = []
+    bots: list[MonopolyBot] = []
 
     def fake_run(self: MonopolyBot, token: str, **kwargs: object) -> None:
+        bots.append(self)
         calls.append((token, kwargs))
 
     monkeypatch.setattr(MonopolyBot, "run", fake_run)
     monkeypatch.setattr(app, "configure_logging", lambda level: None)
-    assert run_bot(make_settings(discord_token="secret")) == 0
+    heartbeat = tmp_path / "heartbeat"
+    heartbeat.write_text("{}", encoding="utf-8")  # left by an earlier run
+    settings = make_settings(
+        discord_token="secret", db_path=tmp_path / "games.db", heartbeat_file=heartbeat
+    )
+    assert run_bot(settings) == 0
     assert calls == [("secret", {"log_handler": None})]
+    assert (tmp_path / "games.db").exists()
+    assert not heartbeat.exists()
+    [bot] = bots
+    assert type(bot) is MonopolyBot and bot.heartbeat_file == heartbeat
 
 
 def test_monopoly_bot_constructs_offline() -> None:

@@ -1,4 +1,8 @@
-"""The durable scheduler on a real SQLite file, with a clock and a sleep the test moves.
+"""The durable scheduler on a real store, with a clock and a sleep the test moves.
+
+Every test that takes ``store`` (or ``store_factory``) runs on both drivers: a SQLite
+file and a PostgreSQL database (``tests/store/backends.py``); two stores on one database
+are two bot processes.
 
 No test measures how long something took: concurrency is shown with events that a
 handler can only get past if another one ran meanwhile.
@@ -17,6 +21,8 @@ import pytest
 from bot import scheduler as scheduler_module
 from bot.scheduler import LEASE_SECONDS, MAX_ATTEMPTS, RETRY_BACKOFF, Scheduler
 from bot.store import SqliteGameStore, Timer
+from bot.store.sql import SqlGameStore
+from tests.store.backends import StoreFactory
 from tests.store.conftest import GUILD, ManualClock, make_state
 
 MAX_SLEEP = 300.0
@@ -95,9 +101,9 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-async def store(db_path: Path, clock: ManualClock) -> AsyncIterator[SqliteGameStore]:
-    """An open store on a fresh file."""
-    async with SqliteGameStore(db_path, now=clock) as store:
+async def store(store_factory: StoreFactory, clock: ManualClock) -> AsyncIterator[SqlGameStore]:
+    """An open store on this test's fresh database (each driver in turn)."""
+    async with store_factory(now=clock) as store:
         yield store
 
 
@@ -115,7 +121,7 @@ def recorder() -> Recorder:
 
 @pytest.fixture
 async def scheduler(
-    store: SqliteGameStore, recorder: Recorder, clock: ManualClock, sleep: ManualSleep
+    store: SqlGameStore, recorder: Recorder, clock: ManualClock, sleep: ManualSleep
 ) -> AsyncIterator[Scheduler]:
     """A scheduler (not started) that is stopped after the test."""
     scheduler = Scheduler(store, recorder, now=clock, sleep=sleep, max_sleep=MAX_SLEEP)
@@ -125,7 +131,7 @@ async def scheduler(
         await scheduler.stop()
 
 
-async def _game(store: SqliteGameStore, channel: int = 10) -> int:
+async def _game(store: SqlGameStore, channel: int = 10) -> int:
     return (await store.create_game(GUILD, channel, make_state())).id
 
 
@@ -134,12 +140,13 @@ def _in(clock: ManualClock, seconds: float) -> datetime:
 
 
 async def test_sleeps_until_the_next_timer_then_fires_it(
-    store: SqliteGameStore,
+    store: SqlGameStore,
     scheduler: Scheduler,
     recorder: Recorder,
     clock: ManualClock,
     sleep: ManualSleep,
 ) -> None:
+    """The loop sleeps until the next timer, fires it, and sleeps until the next."""
     game = await _game(store)
     first = await store.add_timer(game, "reminder", _in(clock, 60), {"seat": 2})
     second = await store.add_timer(game, "turn_deadline", _in(clock, 90), key="turn:1")
@@ -160,8 +167,12 @@ async def test_sleeps_until_the_next_timer_then_fires_it(
     assert far.id not in recorder.ids
 
 
-async def test_overdue_timers_fire_once_after_downtime(db_path: Path, clock: ManualClock) -> None:
-    async with SqliteGameStore(db_path, now=clock) as store:
+async def test_overdue_timers_fire_once_after_downtime(
+    store_factory: StoreFactory, clock: ManualClock
+) -> None:
+    """Timers that came due while the bot was down fire once at the next start, in due
+    order, and never again at the start after."""
+    async with store_factory(now=clock) as store:
         game = await _game(store)
         reminder = await store.add_timer(game, "reminder", _in(clock, 10))
         deadline = await store.add_timer(game, "turn_deadline", _in(clock, 20), key="turn:5")
@@ -170,7 +181,7 @@ async def test_overdue_timers_fire_once_after_downtime(db_path: Path, clock: Man
 
     for _restart in range(2):
         recorder, sleep = Recorder(), ManualSleep(clock)
-        async with SqliteGameStore(db_path, now=clock) as store:
+        async with store_factory(now=clock) as store:
             scheduler = Scheduler(store, recorder, now=clock, sleep=sleep, max_sleep=MAX_SLEEP)
             scheduler.start()
             assert await sleep.asleep() == MAX_SLEEP
@@ -183,12 +194,13 @@ async def test_overdue_timers_fire_once_after_downtime(db_path: Path, clock: Man
 
 
 async def test_run_due_fires_everything_due_and_counts(
-    store: SqliteGameStore,
+    store: SqlGameStore,
     scheduler: Scheduler,
     recorder: Recorder,
     clock: ManualClock,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """run_due fires every due timer over several fetches and counts them."""
     monkeypatch.setattr(scheduler_module, "BATCH", 3)  # several rounds of fetching
     game = await _game(store)
     timers = [await store.add_timer(game, "t", _in(clock, -s)) for s in range(8)]
@@ -200,12 +212,13 @@ async def test_run_due_fires_everything_due_and_counts(
 
 
 async def test_wake_fires_an_earlier_timer_without_waiting(
-    store: SqliteGameStore,
+    store: SqlGameStore,
     scheduler: Scheduler,
     recorder: Recorder,
     clock: ManualClock,
     sleep: ManualSleep,
 ) -> None:
+    """wake() cuts the sleep short for a timer added earlier than the one slept for."""
     game = await _game(store)
     await store.add_timer(game, "turn_deadline", _in(clock, 200))
     scheduler.start()
@@ -221,12 +234,13 @@ async def test_wake_fires_an_earlier_timer_without_waiting(
 
 
 async def test_a_timer_already_due_on_wake_fires_at_once(
-    store: SqliteGameStore,
+    store: SqlGameStore,
     scheduler: Scheduler,
     recorder: Recorder,
     clock: ManualClock,
     sleep: ManualSleep,
 ) -> None:
+    """A timer already due when woken fires at once."""
     scheduler.start()
     assert await sleep.asleep() == MAX_SLEEP
     game = await _game(store)
@@ -237,11 +251,12 @@ async def test_a_timer_already_due_on_wake_fires_at_once(
 
 
 async def test_a_failing_handler_is_retried_then_given_up(
-    store: SqliteGameStore,
+    store: SqlGameStore,
     clock: ManualClock,
     sleep: ManualSleep,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
+    """A failing handler is retried with a growing back-off, then given up and logged."""
     runs: list[tuple[int, int]] = []  # (timer id, attempt) of every run
 
     async def handler(timer: Timer) -> None:
@@ -297,7 +312,7 @@ async def test_a_failing_handler_is_retried_then_given_up(
 
 
 async def test_a_failing_store_is_retried(
-    store: SqliteGameStore,
+    store: SqlGameStore,
     scheduler: Scheduler,
     recorder: Recorder,
     clock: ManualClock,
@@ -305,16 +320,17 @@ async def test_a_failing_store_is_retried(
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
+    """A store that fails is tried again after RETRY_DELAY."""
     game = await _game(store)
     timer = await store.add_timer(game, "reminder", clock())
     real = store.due_timers
     calls = []
 
-    async def flaky(now: datetime, limit: int = 100) -> list[Timer]:
+    async def flaky(now: datetime, limit: int = 100, **options: object) -> list[Timer]:
         calls.append(now)
         if len(calls) == 1:
             raise OSError("disk trouble")
-        return await real(now, limit)
+        return await real(now, limit, **options)  # type: ignore[arg-type]
 
     monkeypatch.setattr(store, "due_timers", flaky)
     with caplog.at_level(logging.ERROR, logger="bot.scheduler"):
@@ -328,12 +344,13 @@ async def test_a_failing_store_is_retried(
 
 
 async def test_timers_of_ended_games_never_fire(
-    store: SqliteGameStore,
+    store: SqlGameStore,
     scheduler: Scheduler,
     recorder: Recorder,
     clock: ManualClock,
     sleep: ManualSleep,
 ) -> None:
+    """Timers of games that ended while the loop slept never fire."""
     finished, broken, running = [await _game(store, c) for c in (10, 11, 12)]
     for game in (finished, broken, running):
         await store.add_timer(game, "turn_deadline", _in(clock, 10), key="turn")
@@ -350,11 +367,12 @@ async def test_timers_of_ended_games_never_fire(
 
 
 async def test_two_schedulers_on_one_database_fire_each_timer_once(
-    db_path: Path, clock: ManualClock
+    store_factory: StoreFactory, clock: ManualClock
 ) -> None:
+    """Two processes' schedulers on one database fire every due timer, none twice."""
     async with (
-        SqliteGameStore(db_path, now=clock) as first,
-        SqliteGameStore(db_path, now=clock) as second,
+        store_factory(now=clock) as first,
+        store_factory(now=clock) as second,
     ):
         games = [await _game(first, channel) for channel in (10, 11, 12)]
         timers = [
@@ -372,11 +390,13 @@ async def test_two_schedulers_on_one_database_fire_each_timer_once(
 
 
 async def test_a_lease_that_ran_out_fires_again_a_completed_timer_never(
-    db_path: Path, clock: ManualClock
+    store_factory: StoreFactory, clock: ManualClock
 ) -> None:
+    """A timer whose process died holding its lease fires again once the lease ran out;
+    a completed timer never does."""
     # At least once: a bot that died between taking a timer and completing it left
     # the lease behind; the timer fires again once the lease has run out.
-    async with SqliteGameStore(db_path, now=clock) as store:
+    async with store_factory(now=clock) as store:
         game = await _game(store)
         lost = await store.add_timer(game, "turn_deadline", clock())
         done = await store.add_timer(game, "reminder", clock())
@@ -385,7 +405,7 @@ async def test_a_lease_that_ran_out_fires_again_a_completed_timer_never(
         assert await store.claim_timer(done.id)
         assert await store.complete_timer(done.id)  # this one had finished
     recorder, sleep = Recorder(), ManualSleep(clock)
-    async with SqliteGameStore(db_path, now=clock) as store:
+    async with store_factory(now=clock) as store:
         scheduler = Scheduler(store, recorder, now=clock, sleep=sleep, max_sleep=MAX_SLEEP)
         scheduler.start()
         try:
@@ -404,8 +424,9 @@ async def test_a_lease_that_ran_out_fires_again_a_completed_timer_never(
 
 
 async def test_a_handler_that_schedules_its_own_key_again(
-    store: SqliteGameStore, clock: ManualClock, sleep: ManualSleep
+    store: SqlGameStore, clock: ManualClock, sleep: ManualSleep
 ) -> None:
+    """A handler that schedules its own key again makes a chain that fires once each."""
     # Like a turn deadline whose default move plans the next deadline: the new timer
     # replaces the one being handled, which is then completed, and fires once.
     fired: list[Timer] = []
@@ -435,7 +456,8 @@ async def test_a_handler_that_schedules_its_own_key_again(
     assert await store.pending_timers(game) == []
 
 
-async def test_games_run_concurrently(store: SqliteGameStore, clock: ManualClock) -> None:
+async def test_games_run_concurrently(store: SqlGameStore, clock: ManualClock) -> None:
+    """A slow game does not hold up the others; its own timers keep their order."""
     # Game 1's first timer hangs (a slow Discord call); game 2's timers still fire,
     # and so does nothing of game 1 after it: a game's timers keep their order.
     release, others_done = asyncio.Event(), asyncio.Event()
@@ -464,8 +486,9 @@ async def test_games_run_concurrently(store: SqliteGameStore, clock: ManualClock
 
 
 async def test_one_game_in_order_many_games_at_once(
-    store: SqliteGameStore, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
+    store: SqlGameStore, clock: ManualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Games' timers run side by side, each game's in due order and one at a time."""
     monkeypatch.setattr(scheduler_module, "BATCH", 4)  # lanes fed over several fetches
     games = [await _game(store, 10 + n) for n in range(5)]
     timers = [
@@ -503,7 +526,8 @@ async def test_one_game_in_order_many_games_at_once(
     assert await scheduler.run_due() == 0
 
 
-async def test_concurrency_is_capped(store: SqliteGameStore, clock: ManualClock) -> None:
+async def test_concurrency_is_capped(store: SqlGameStore, clock: ManualClock) -> None:
+    """No more handlers run at once than the scheduler allows."""
     games = [await _game(store, 10 + n) for n in range(6)]
     for game in games:
         await store.add_timer(game, "t", clock())
@@ -526,7 +550,8 @@ async def test_concurrency_is_capped(store: SqliteGameStore, clock: ManualClock)
     assert peak == 2
 
 
-async def test_a_long_handler_keeps_its_lease(store: SqliteGameStore, clock: ManualClock) -> None:
+async def test_a_long_handler_keeps_its_lease(store: SqlGameStore, clock: ManualClock) -> None:
+    """A handler that runs long keeps renewing its lease, so nobody else takes the timer."""
     lease = 0.03  # renewed every 10 ms of real time while the handler runs
     entered, release = asyncio.Event(), asyncio.Event()
 
@@ -558,7 +583,8 @@ async def test_a_long_handler_keeps_its_lease(store: SqliteGameStore, clock: Man
     assert await store.pending_timers(game) == []
 
 
-async def test_stop_while_sleeping_is_prompt(store: SqliteGameStore, clock: ManualClock) -> None:
+async def test_stop_while_sleeping_is_prompt(store: SqlGameStore, clock: ManualClock) -> None:
+    """A sleeping loop stops at once; run_due still works after."""
     recorder = Recorder()
     scheduler = Scheduler(store, recorder, now=clock, max_sleep=MAX_SLEEP)  # real sleep
     await scheduler.stop()  # not started: nothing to do
@@ -577,8 +603,9 @@ async def test_stop_while_sleeping_is_prompt(store: SqliteGameStore, clock: Manu
 
 
 async def test_stop_lets_a_running_handler_finish(
-    store: SqliteGameStore, clock: ManualClock, sleep: ManualSleep
+    store: SqlGameStore, clock: ManualClock, sleep: ManualSleep
 ) -> None:
+    """stop() lets a running handler finish and starts no new one."""
     entered, release, finished = asyncio.Event(), asyncio.Event(), []
 
     async def slow(timer: Timer) -> None:
@@ -602,8 +629,9 @@ async def test_stop_lets_a_running_handler_finish(
 
 
 async def test_stop_cancels_a_handler_that_outstays_its_grace(
-    store: SqliteGameStore, clock: ManualClock, sleep: ManualSleep
+    store: SqlGameStore, clock: ManualClock, sleep: ManualSleep
 ) -> None:
+    """A handler past the grace is cancelled; its timer keeps its lease and fires later."""
     entered, cancelled = asyncio.Event(), []
 
     async def stuck(timer: Timer) -> None:
@@ -635,8 +663,9 @@ async def test_stop_cancels_a_handler_that_outstays_its_grace(
 
 
 async def test_stop_lets_handlers_of_several_games_finish(
-    store: SqliteGameStore, clock: ManualClock, sleep: ManualSleep
+    store: SqlGameStore, clock: ManualClock, sleep: ManualSleep
 ) -> None:
+    """stop() lets the handlers of several games finish."""
     release, finished = asyncio.Event(), []
     games = [await _game(store, 10 + n) for n in range(3)]
     timers = [await store.add_timer(game, "t", clock()) for game in games]
@@ -661,6 +690,7 @@ async def test_stop_lets_handlers_of_several_games_finish(
 
 
 def test_max_sleep_must_be_positive(tmp_path: Path) -> None:
+    """Settings that make no sense are refused."""
     store = SqliteGameStore(tmp_path / "x.db")
     with pytest.raises(ValueError):
         Scheduler(store, Recorder(), now=ManualClock(), max_sleep=0)
@@ -668,3 +698,52 @@ def test_max_sleep_must_be_positive(tmp_path: Path) -> None:
         Scheduler(store, Recorder(), now=ManualClock(), lease_seconds=0)
     with pytest.raises(ValueError):
         Scheduler(store, Recorder(), now=ManualClock(), concurrency=0)
+
+
+# -- a process of a sharded fleet -------------------------------------------------------------
+
+#: A guild on shard 1 of 2 (Discord's formula: (guild_id >> 22) % shard_count); GUILD
+#: (a small number) is on shard 0 of any count.
+GUILD_ON_SHARD_1 = (1 << 22) | 5
+
+
+async def test_a_sharded_scheduler_fires_only_its_guilds_timers(
+    store: SqlGameStore, clock: ManualClock
+) -> None:
+    """Holding shard 0 of 2: the due timers of shard 0's guild fire, shard 1's wait for
+    their own process (and then fire there, once)."""
+    mine = await _game(store)
+    theirs = (await store.create_game(GUILD_ON_SHARD_1, 20, make_state())).id
+    own = [await store.add_timer(mine, kind, clock()) for kind in ("deadline", "digest")]
+    other = await store.add_timer(theirs, "reminder", clock())
+    recorder = Recorder()
+    shard_0 = Scheduler(store, recorder, now=clock, max_sleep=MAX_SLEEP, shards=(2, frozenset({0})))
+    assert await shard_0.run_due() == 2
+    assert sorted(recorder.ids) == sorted(t.id for t in own)
+    assert [t.id for t in await store.pending_timers(theirs)] == [other.id]
+    shard_1 = Scheduler(store, recorder, now=clock, max_sleep=MAX_SLEEP, shards=(2, frozenset({1})))
+    assert await shard_1.run_due() == 1
+    assert await shard_0.run_due() == 0 and await shard_1.run_due() == 0
+    assert sorted(recorder.ids) == sorted([other.id, *(t.id for t in own)])
+
+
+async def test_a_sharded_scheduler_sleeps_until_its_own_next_timer(
+    store: SqlGameStore, recorder: Recorder, clock: ManualClock, sleep: ManualSleep
+) -> None:
+    """Another shard's earlier timer does not wake this process's loop."""
+    mine = await _game(store)
+    theirs = (await store.create_game(GUILD_ON_SHARD_1, 20, make_state())).id
+    await store.add_timer(theirs, "deadline", _in(clock, 10))
+    timer = await store.add_timer(mine, "deadline", _in(clock, 60))
+    scheduler = Scheduler(
+        store, recorder, now=clock, sleep=sleep, max_sleep=MAX_SLEEP, shards=(2, frozenset({0}))
+    )
+    scheduler.start()
+    try:
+        assert await sleep.asleep() == 60
+        sleep.elapse()
+        await eventually(lambda: recorder.ids == [timer.id])
+        assert await sleep.asleep() == MAX_SLEEP  # nothing of its own is left
+    finally:
+        await scheduler.stop()
+    assert len(await store.pending_timers(theirs)) == 1

@@ -4,15 +4,15 @@ The service sits between the Discord layer and the store; whatever a caller gets
 (an action that is not a dict, NaN, a game id of 2**70, ``True`` for an id, a name with a
 lone surrogate, ``expected_seq="3"``) must end in ``IllegalAction`` or a store error,
 never in TypeError, OverflowError or UnicodeEncodeError, and must change nothing.
+
+On both store drivers (SQLite and PostgreSQL, see ``tests/store/backends.py``).
 """
 
 from __future__ import annotations
 
 import math
-import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,7 +22,9 @@ from hypothesis import strategies as st
 from bot.engine.errors import IllegalAction
 from bot.engine.game import HANDLERS, SYSTEM_HANDLERS
 from bot.service import NAME_MAX_LENGTH, GameService, LobbyPlayer
-from bot.store import GameNotFound, SqliteGameStore, StoreError
+from bot.store import GameNotFound, StoreError
+from bot.store.sql import SqlGameStore
+from tests.store.backends import Backend
 
 GUILD, CHANNEL = 111, 222
 ANNA, BEN, CEM = LobbyPlayer(1001, "Anna"), LobbyPlayer(1002, "Ben"), LobbyPlayer(1003, "Cem")
@@ -31,21 +33,17 @@ ROLL = {"type": "roll"}
 
 @dataclass
 class Setup:
-    """A service on a real SQLite file, with one running game and one lobby."""
+    """A service on a real database (either driver), with one running game and one lobby."""
 
-    db_path: Path
-    store: SqliteGameStore
+    backend: Backend
+    store: SqlGameStore
     service: GameService
     game: int
     lobby: int
 
-    def snapshot(self) -> list[str]:
+    async def snapshot(self) -> list[str]:
         """Every row of the database, read through a second connection."""
-        conn = sqlite3.connect(self.db_path)
-        try:
-            return list(conn.iterdump())
-        finally:
-            conn.close()
+        return await self.backend.snapshot()
 
     async def state_json(self, game_id: int | None = None) -> str:
         """The game's stored state as canonical JSON."""
@@ -57,20 +55,19 @@ class Setup:
         self, call: Callable[[], Awaitable[Any]], error: type[Exception], code: str
     ) -> Exception:
         """Run ``call``, expect ``error`` with ``code``; the game and the file are unchanged."""
-        state, rows = await self.state_json(), self.snapshot()
+        state, rows = await self.state_json(), await self.snapshot()
         with pytest.raises(error) as caught:
             await call()
         assert caught.value.code == code  # type: ignore[attr-defined]
         assert await self.state_json() == state
-        assert self.snapshot() == rows
+        assert await self.snapshot() == rows
         return caught.value
 
 
 @pytest.fixture
-async def setup(tmp_path: Path) -> AsyncIterator[Setup]:
+async def setup(backend: Backend) -> AsyncIterator[Setup]:
     """A running game of Anna and Ben (Anna first) and a lobby hosted by Cem."""
-    db_path = tmp_path / "games.db"
-    store = SqliteGameStore(db_path)
+    store = backend.store()
     await store.open()
     try:
         service = GameService(store, seeds=lambda: 7)
@@ -79,7 +76,7 @@ async def setup(tmp_path: Path) -> AsyncIterator[Setup]:
         await service.join(game.id, BEN)
         await service.start(game.id, ANNA.id)
         lobby = await service.open_lobby(GUILD, CHANNEL + 1, CEM, max_players=4, **options)
-        yield Setup(db_path, store, service, game.id, lobby.id)
+        yield Setup(backend, store, service, game.id, lobby.id)
     finally:
         await store.close()
 
@@ -349,9 +346,9 @@ async def test_any_action_is_applied_or_refused_with_a_typed_error(
     (The fixture's game is shared by the examples; a refused action leaves it as it was.)
     """
     player = await whose_turn(setup)
-    state, rows = await setup.state_json(), setup.snapshot()
+    state, rows = await setup.state_json(), await setup.snapshot()
     try:
         await setup.service.act(setup.game, player, action)
     except (IllegalAction, StoreError):
         assert await setup.state_json() == state
-        assert setup.snapshot() == rows
+        assert await setup.snapshot() == rows

@@ -3,18 +3,18 @@
 (Longer than most modules: it is the whole contract of a store driver, one documented
 abstract method per operation, which a new driver implements from this file alone.)
 
-Cogs talk only to :class:`GameStore`, so another database driver (PostgreSQL, say)
-can be added without touching them. A game lives in one channel or thread; its
-current state is kept as the engine's canonical JSON, and every accepted action is
-appended to the game's log together with its dice and events, so the log replays
-to the stored state (see :class:`~bot.engine.record.GameRecord`).
+Cogs talk only to :class:`GameStore`, so the database drivers (SQLite, PostgreSQL; their
+shared part is :mod:`bot.store.sql`) are chosen without touching them. A game lives in
+one channel or thread; its current state is kept as the engine's canonical JSON, and
+every accepted action is appended to the game's log together with its dice and events,
+so the log replays to the stored state (see :class:`~bot.engine.record.GameRecord`).
 """
 
 from __future__ import annotations
 
 import abc
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from types import TracebackType
@@ -45,13 +45,20 @@ OPEN_STATUSES = (GameStatus.LOBBY, GameStatus.RUNNING)
 #: Seconds a timer's lease lasts unless the claimant asks for another length.
 DEFAULT_LEASE = 120.0
 
+#: Which games' timers a scheduler takes: ``(shard_count, shard_ids)``, Discord's sharding
+#: formula: a game belongs to shard ``(guild_id >> 22) % shard_count``.
+Shards = tuple[int, frozenset[int]]
+
 
 @dataclass(frozen=True)
 class GameInfo:
     """A game's row without its state: enough to list games or address them.
 
     ``seq`` is the game's version: the number of actions applied since the engine's
-    start (``GameState.seq``). Times are timezone-aware UTC.
+    start (``GameState.seq``). ``settings_version`` is the version of ``settings``: every
+    settings write adds one, so a writer that names the version it read
+    (``expected_version``) never overwrites a change it has not seen. Times are
+    timezone-aware UTC.
     """
 
     id: int
@@ -65,6 +72,8 @@ class GameInfo:
     settings: dict[str, Any]
     finished_reason: str | None
     broken_error: str | None
+    # Keyword-only, so GameRow can add its state after it without a default.
+    settings_version: int = field(default=0, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -121,7 +130,9 @@ BrokenGameHook = Callable[[GameInfo], Awaitable[None] | None]
 
 
 class GameStore(abc.ABC):
-    """Where games live; every method is safe to call concurrently.
+    """Where games live; every method is safe to call concurrently, also from several
+    processes sharing one database (the guarantees are kept by the database, not by
+    in-process locks).
 
     Errors are the typed ones of :mod:`bot.store.errors`; an action the rules refuse
     raises the engine's :class:`~bot.engine.errors.IllegalAction` unchanged.
@@ -174,8 +185,16 @@ class GameStore(abc.ABC):
         """
 
     @abc.abstractmethod
-    async def start_game(self, game_id: int, state: AnyState) -> GameRow:
-        """Turn a lobby into a running game starting at ``state``."""
+    async def start_game(
+        self, game_id: int, state: AnyState, *, expected_settings_version: int | None = None
+    ) -> GameRow:
+        """Turn a lobby into a running game starting at ``state``.
+
+        With ``expected_settings_version`` (the settings version ``state`` was made
+        from, e.g. the lobby's players), raises :class:`~bot.store.errors.SettingsConflict`
+        and starts nothing if the settings changed since: a player who joined meanwhile
+        (in another process, say) is not left out of the game.
+        """
 
     @abc.abstractmethod
     async def load(self, game_id: int) -> GameRow:
@@ -217,8 +236,39 @@ class GameStore(abc.ABC):
         """
 
     @abc.abstractmethod
-    async def set_settings(self, game_id: int, settings: Mapping[str, Any]) -> GameInfo:
-        """Replace the game's settings (lobby options, deadlines, ...): a JSON object."""
+    async def set_settings(
+        self,
+        game_id: int,
+        settings: Mapping[str, Any],
+        *,
+        expected_version: int | None = None,
+    ) -> GameInfo:
+        """Replace the game's settings (lobby options, deadlines, ...): a JSON object.
+
+        Adds one to ``settings_version``. With ``expected_version`` (the version the
+        caller read), raises :class:`~bot.store.errors.SettingsConflict` and changes
+        nothing if the stored version differs. Without it the write replaces whatever
+        is stored: only for a caller that owns every key (prefer :meth:`patch_settings`).
+        """
+
+    @abc.abstractmethod
+    async def patch_settings(
+        self,
+        game_id: int,
+        set: Mapping[str, Any],
+        remove: Iterable[str] = (),
+        *,
+        expected_version: int | None = None,
+    ) -> GameInfo:
+        """Replace the top-level keys ``set`` and remove the keys ``remove`` of the settings.
+
+        Atomic: the stored settings are read and written back in one transaction that
+        holds the row, so two writers of different keys (in one process or two) both
+        keep their change; the other keys stay as stored. A key both set and removed is
+        set. Adds one to ``settings_version``, like :meth:`set_settings`, and checks
+        ``expected_version`` the same way (:class:`~bot.store.errors.SettingsConflict`).
+        Values must be plain JSON (:class:`~bot.store.errors.BadData` otherwise).
+        """
 
     @abc.abstractmethod
     async def record(self, game_id: int) -> GameRecord:
@@ -303,20 +353,28 @@ class GameStore(abc.ABC):
         """
 
     @abc.abstractmethod
-    async def next_due_at(self) -> datetime | None:
+    async def next_due_at(self, *, shards: Shards | None = None) -> datetime | None:
         """The earliest moment a pending timer of any game can be taken; None if none.
 
         That is the later of its due time and the end of its lease or back-off, so a
-        scheduler sleeping until then wakes for a lease that runs out, too.
+        scheduler sleeping until then wakes for a lease that runs out, too. With
+        ``shards`` only the timers of those shards' games count (see :meth:`due_timers`).
         """
 
     @abc.abstractmethod
-    async def due_timers(self, now: datetime, limit: int = 100) -> list[Timer]:
+    async def due_timers(
+        self, now: datetime, limit: int = 100, *, shards: Shards | None = None
+    ) -> list[Timer]:
         """Up to ``limit`` pending timers that can be taken at ``now``, earliest due first.
 
         That is: due at ``now`` or earlier, and not leased (no lease, or one that ended
         at ``now`` or earlier). Listing does not take them: run one only after
         :meth:`claim_timer` says so.
+
+        ``shards`` = ``(shard_count, shard_ids)`` lists only the timers of games whose
+        guild is on one of ``shard_ids`` by Discord's formula ``(guild_id >> 22) %
+        shard_count``, for a process that runs some shards of the bot. ``shard_count``
+        must be at least 1 and every shard id in ``range(shard_count)`` (ValueError).
         """
 
     @abc.abstractmethod

@@ -124,3 +124,37 @@ class SchemaError(StoreError):
     """The database schema cannot be brought to the version this code needs."""
 
     code = "schema_error"
+
+
+class SettingsConflict(StoreError):
+    """The game's settings changed since they were read: nothing was written.
+
+    Raised by a settings write that names the ``settings_version`` it read
+    (``expected_version``) when another writer (a task of this process or another
+    process) has written the settings meanwhile. Read them again and redo the change;
+    the Discord layer answers "please try again".
+    """
+
+    code = "settings_conflict"
+
+    def __init__(self, game_id: int, expected: int, current: int) -> None:
+        super().__init__(
+            f"the settings of game {game_id} are at version {current}, "
+            f"the change was made for version {expected}",
+            game_id=game_id,
+            expected=expected,
+            current=current,
+        )
+        self.game_id = game_id
+        self.expected = expected
+        self.current = current
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be reached (or refuses the connection) when the store opens.
+
+    The message is one line naming the setting and where the store looked (host and
+    port, or the socket's folder, and the database), never the password.
+    """
+
+    code = "store_unavailable"

@@ -1,10 +1,17 @@
 """Versioned schema migrations: plain SQL files applied in order at start-up.
 
-``bot/store/migrations/NNNN_name.sql`` holds migration ``NNNN``; numbers start at 1
-and have no gaps. Each migration runs in its own transaction together with its row
-in ``schema_version``, so a database is always at exactly one version, even if the
-process dies half-way. Files are read with :mod:`importlib.resources`, so they ship
-inside the wheel.
+``bot/store/migrations/NNNN_name.sql`` holds migration ``NNNN`` of SQLite, and
+``bot/store/migrations/postgres/NNNN_name.sql`` the same migration in PostgreSQL's
+dialect: the same numbers with the same meaning, so a version says the same about a
+database of either kind. Numbers start at 1 and have no gaps. Each migration runs in its
+own transaction together with its row in ``schema_version``, so a database is always at
+exactly one version, even if the process dies half-way. Files are read with
+:mod:`importlib.resources`, so they ship inside the wheel.
+
+Two processes starting together on one database do not race: SQLite's migrations take
+the write lock (``BEGIN IMMEDIATE``) and look at the version again under it; PostgreSQL's
+run under a session advisory lock (:data:`PG_MIGRATION_LOCK`), so one process migrates
+while the other waits, then finds the database at the head and applies nothing.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
 from importlib import resources
+from typing import Any
 
 import aiosqlite
 
@@ -33,6 +41,22 @@ CREATE TABLE IF NOT EXISTS schema_version (
     applied_at TEXT NOT NULL
 )
 """
+
+CREATE_SCHEMA_VERSION_PG = """
+CREATE TABLE IF NOT EXISTS schema_version (
+    version    INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    applied_at TIMESTAMPTZ NOT NULL
+)
+"""
+
+#: The dialects with migration files, and their folder under ``bot/store/migrations``.
+DIALECTS = {"sqlite": (), "postgres": ("postgres",)}
+
+#: The key of the PostgreSQL advisory lock held while migrating ("monopoly" in ASCII).
+#: Advisory locks belong to one database, so databases of one server do not wait on
+#: each other.
+PG_MIGRATION_LOCK = 0x6D6F6E6F706F6C79
 
 
 @dataclass(frozen=True)
@@ -61,9 +85,10 @@ class Migration:
 
 
 @cache
-def load_migrations() -> tuple[Migration, ...]:
-    """Every migration shipped with the bot, in version order."""
-    folder = resources.files("bot.store").joinpath("migrations")
+def load_migrations(dialect: str = "sqlite") -> tuple[Migration, ...]:
+    """Every migration shipped with the bot for ``dialect`` (``sqlite``, ``postgres``),
+    in version order."""
+    folder = resources.files("bot.store").joinpath("migrations", *DIALECTS[dialect])
     found = []
     for entry in folder.iterdir():
         match = _FILE_NAME.match(entry.name)
@@ -77,9 +102,9 @@ def load_migrations() -> tuple[Migration, ...]:
     return tuple(found)
 
 
-def head_version() -> int:
+def head_version(dialect: str = "sqlite") -> int:
     """The schema version this code works with (the newest migration)."""
-    return len(load_migrations())
+    return len(load_migrations(dialect))
 
 
 async def schema_version(conn: aiosqlite.Connection) -> int:
@@ -146,3 +171,66 @@ async def migrate(
         log.info("Applied database migration %s", label)
         applied.append(migration.version)
     return applied
+
+
+async def pg_schema_version(conn: Any) -> int:
+    """A PostgreSQL database's schema version; 0 if it has none (nothing is created)."""
+    if await conn.fetchval("SELECT to_regclass('schema_version')") is None:
+        return 0
+    return int(await conn.fetchval("SELECT coalesce(max(version), 0) FROM schema_version"))
+
+
+async def migrate_postgres(
+    conn: Any,
+    *,
+    now: Callable[[], datetime],
+    target: int | None = None,
+) -> list[int]:
+    """Apply the PostgreSQL migrations the database lacks, up to ``target`` (default: all).
+
+    ``conn`` is an :mod:`asyncpg` connection outside a transaction. The whole run holds
+    the advisory lock :data:`PG_MIGRATION_LOCK`, so of processes starting together one
+    migrates and the others wait, then find nothing left to do. Each migration is one
+    transaction with its ``schema_version`` row (PostgreSQL's DDL is transactional).
+    Returns the versions applied. Raises :class:`~bot.store.errors.SchemaError` if the
+    database is newer than this code (before changing anything) or a migration fails
+    (that migration is rolled back entirely).
+    """
+    import asyncpg  # only a PostgreSQL store gets here; SQLite alone does not need it
+
+    migrations = load_migrations("postgres")
+    head = len(migrations)
+    target = head if target is None else target
+    await conn.execute("SELECT pg_advisory_lock($1)", PG_MIGRATION_LOCK)
+    try:
+        # Read under the lock: another process may have migrated while we waited.
+        current = await pg_schema_version(conn)
+        if current > head:
+            raise SchemaError(
+                f"the database has schema version {current}, newer than this bot's {head}; "
+                "update the bot",
+            )
+        applied = []
+        for migration in migrations[current:target]:
+            label = f"{migration.version:04d}_{migration.name}"
+            try:
+                async with conn.transaction():
+                    await conn.execute(CREATE_SCHEMA_VERSION_PG)
+                    # One call runs the whole file (asyncpg's simple query protocol), so
+                    # PL/pgSQL bodies with ';' inside need no splitting.
+                    await conn.execute(migration.sql)
+                    await conn.execute(
+                        "INSERT INTO schema_version (version, name, applied_at)"
+                        " VALUES ($1, $2, $3)",
+                        migration.version,
+                        migration.name,
+                        now(),
+                    )
+            except asyncpg.PostgresError as error:
+                raise SchemaError(f"migration {label} failed: {error}") from error
+            log.info("Applied database migration %s (PostgreSQL)", label)
+            applied.append(migration.version)
+        return applied
+    finally:
+        if not conn.is_closed():
+            await conn.execute("SELECT pg_advisory_unlock($1)", PG_MIGRATION_LOCK)

@@ -18,13 +18,11 @@ measured about 4 ms on the development VM's disk against about 0.02 ms, i.e. mor
 than the whole 2 ms budget of an action. Choose FULL where the disk's fsync is cheap
 or power is unreliable.
 
-Applying an action: under the game's own lock, take the committed state from a small
-LRU cache of state JSON (or read it), parse it, let the engine apply the action to
-that fresh copy (which then goes to the caller), then write the new state
-and append the action to the log in one transaction whose ``UPDATE`` names the
-``seq`` it read, so a write based on a stale read changes nothing. The work after
-taking the lock runs in a shielded task: a caller that is cancelled half-way (the
-bot shutting down) cannot leave a transaction open or the cache out of step.
+Applying an action is :class:`~bot.store.sql.SqlGameStore`'s loop (cache, stale read,
+guarded write, one retry), shared with the PostgreSQL driver; this module supplies its
+primitives. Every write is one ``BEGIN IMMEDIATE`` transaction, so writers of several
+processes on one file are serialised by SQLite's write lock, and a read-modify-write
+inside one (the settings, say) is atomic.
 
 Timers (for :mod:`bot.scheduler`) live in the same file. A timer is leased by an
 ``UPDATE`` that names it as still pending and not leased (or its lease over), so of
@@ -37,63 +35,74 @@ cancels its pending timers in the same transaction, whichever code ended it.
 from __future__ import annotations
 
 import asyncio
-import inspect
 import json
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import fields, replace
 from datetime import UTC, datetime, timedelta
 from functools import partial
 from os import PathLike
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import aiosqlite
 
-from bot.engine.errors import IllegalAction
-from bot.engine.record import GameRecord, dice_of
+from bot.engine.record import GameRecord
 from bot.store.base import (
     DEFAULT_LEASE,
     OPEN_STATUSES,
-    ApplyResult,
     BrokenGameHook,
     GameInfo,
     GameRow,
     GameStatus,
-    GameStore,
+    Shards,
     Timer,
 )
-from bot.store.cache import GameLocks, StateCache
 from bot.store.errors import (
-    BadData,
     ChannelBusy,
     GameBroken,
     GameNotFound,
     GameNotRunning,
     InvalidRecord,
-    StaleAction,
+    SettingsConflict,
     StoreError,
 )
-from bot.store.kinds import AnyState, replay, state_from_dict, state_from_json
-from bot.store.kinds import apply as apply_to_state
+from bot.store.kinds import AnyState, replay
 from bot.store.migrate import migrate
-from bot.text_input import is_sqlite_int, json_problem
+from bot.store.sql import (
+    DEFAULT_CACHE_SIZE,
+    EPOCH,
+    FINISHED_BY_ENGINE,
+    SqlGameStore,
+    Unreadable,
+    canonical_json,
+    check_game_id,
+    check_id,
+    check_json_object,
+    check_kind,
+    check_optional_id,
+    check_shards,
+    check_state,
+    check_text,
+    check_version,
+    parse_settings,
+    parse_state,
+    replay_for_store,
+    row_of,
+    utc_now,
+)
 
 log = logging.getLogger(__name__)
 
-T = TypeVar("T")
-
-DEFAULT_CACHE_SIZE = 256
 BUSY_TIMEOUT_MS = 5000  # another process (a CLI export, a backup) may hold the lock briefly
 SYNCHRONOUS_MODES = ("NORMAL", "FULL", "EXTRA")
-FINISHED_BY_ENGINE = "over"  # finished_reason of a game the rules ended
 
 _INFO_COLUMNS = (
     "id, guild_id, channel_id, status, seq, created_by, created_at, updated_at, "
-    "settings_json, finished_reason, broken_error"
+    "settings_json, finished_reason, broken_error, settings_version"
 )
+_STATE = 12  # the index of state_json after _INFO_COLUMNS
 _OPEN = "('lobby', 'running')"
 _TIMER_COLUMNS = "id, game_id, kind, due_at, payload_json, key, created_at, attempts, leased_until"
 _PENDING = "fired_at IS NULL AND cancelled_at IS NULL"
@@ -101,19 +110,20 @@ _PENDING = "fired_at IS NULL AND cancelled_at IS NULL"
 _UNLEASED = "(leased_until IS NULL OR leased_until <= ?)"
 
 
-def _dumps(value: Any) -> str:
-    """Canonical JSON, the same shape as ``GameState.to_json``.
+def _shard_filter(shards: Shards | None) -> tuple[str, tuple[int, ...]]:
+    """The SQL condition (to append with AND) and parameters of a timer query's shards.
 
-    NaN and infinities raise ValueError: Python would write them as ``NaN``, which is
-    not JSON (SQLite's ``json_valid`` and other readers refuse it).
+    Discord's formula, ``(guild_id >> 22) % shard_count``, on the timer's game.
     """
-    return json.dumps(
-        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    chosen = check_shards(shards)
+    if chosen is None:
+        return "", ()
+    count, ids = chosen
+    marks = ", ".join("?" * len(ids))
+    return (
+        f" AND game_id IN (SELECT id FROM games WHERE ((guild_id >> 22) % ?) IN ({marks}))",
+        (count, *ids),
     )
-
-
-def _utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 def _utc_text(moment: datetime, what: str) -> str:
@@ -141,30 +151,21 @@ def _timer(row: sqlite3.Row | tuple[Any, ...]) -> Timer:
     )
 
 
-class _Unreadable(Exception):
-    """A stored state that does not parse into a game."""
-
-
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
 def _info(row: sqlite3.Row | tuple[Any, ...], *, strict: bool = True) -> GameInfo:
     """A game's row as :class:`GameInfo`.
 
-    A damaged settings or time column raises :class:`_Unreadable` when ``strict``
-    (the game is then set aside like one with a damaged state); otherwise it is
-    replaced by an empty value, so that listing a guild's games never fails.
+    A damaged settings or time column raises :class:`~bot.store.sql.Unreadable` when
+    ``strict`` (the game is then set aside like one with a damaged state); otherwise it
+    is replaced by an empty value, so that listing a guild's games never fails.
     """
     try:
-        settings = json.loads(row[8])
-        if not isinstance(settings, dict):
-            raise ValueError("the settings are not a JSON object")
+        settings = parse_settings(row[8])
         created_at = datetime.fromisoformat(row[6])
         updated_at = datetime.fromisoformat(row[7])
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError, Unreadable) as error:
         if strict:
-            raise _Unreadable(f"{type(error).__name__}: {error}") from error
-        settings, created_at, updated_at = {}, _EPOCH, _EPOCH
+            raise Unreadable(f"{type(error).__name__}: {error}") from error
+        settings, created_at, updated_at = {}, EPOCH, EPOCH
     return GameInfo(
         id=row[0],
         guild_id=row[1],
@@ -177,119 +178,8 @@ def _info(row: sqlite3.Row | tuple[Any, ...], *, strict: bool = True) -> GameInf
         settings=settings,
         finished_reason=row[9],
         broken_error=row[10],
+        settings_version=row[11],
     )
-
-
-def _parse_state(info: GameInfo, state_json: str | None) -> AnyState:
-    """The game's state; raises :class:`_Unreadable` for anything that is not one."""
-    try:
-        if state_json is None:
-            raise ValueError("the state is missing")
-        state = state_from_json(state_json)
-        if state.seq != info.seq:
-            raise ValueError(f"the state's seq {state.seq} differs from the row's {info.seq}")
-    except Exception as error:  # any failure to rebuild the game means: unreadable
-        raise _Unreadable(f"{type(error).__name__}: {error}") from error
-    return state
-
-
-def _row(info: GameInfo, state: AnyState | None) -> GameRow:
-    return GameRow(**{f.name: getattr(info, f.name) for f in fields(GameInfo)}, state=state)
-
-
-# -- checking arguments ---------------------------------------------------------------------
-# Every public method checks its arguments before it touches the database, so a malformed
-# one raises a typed error and changes nothing, where sqlite3 would raise OverflowError (an
-# int beyond 64 bits) or UnicodeEncodeError (a lone surrogate) at the statement.
-
-#: The kinds of a server's files (the schema's CHECK on ``guild_files.kind``).
-GUILD_FILE_KINDS = ("theme", "board")
-
-
-def _game_id(game_id: object) -> int:
-    """``game_id`` if a game can have it; otherwise GameNotFound, as no such game exists."""
-    if not is_sqlite_int(game_id):
-        raise GameNotFound(game_id)
-    return game_id
-
-
-def _id(value: object, what: str) -> int:
-    """Another id (guild, channel, user): BadData unless it is an int of at most 64 bits."""
-    if not is_sqlite_int(value):
-        raise BadData(what, "not an integer of at most 64 bits")
-    return value
-
-
-def _optional_id(value: object, what: str) -> int | None:
-    """Like :func:`_id`, but None is allowed."""
-    return None if value is None else _id(value, what)
-
-
-def _text(value: object, what: str) -> str:
-    """Text the database can keep (valid Unicode); BadData otherwise."""
-    if not isinstance(value, str):
-        raise BadData(what, "not text")
-    problem = json_problem(value)
-    if problem is not None:
-        raise BadData(what, problem)
-    return value
-
-
-def _kind(kind: object) -> str:
-    """The kind of a server's file; BadData unless it is one of GUILD_FILE_KINDS."""
-    if not isinstance(kind, str) or kind not in GUILD_FILE_KINDS:
-        raise BadData("kind", f"not one of {', '.join(GUILD_FILE_KINDS)}")
-    return kind
-
-
-def _json_object(value: object, what: str) -> str:
-    """The canonical JSON text of a plain JSON object; BadData for anything else."""
-    if not isinstance(value, Mapping):
-        raise BadData(what, "not a JSON object")
-    problem = json_problem(value)
-    if problem is not None:
-        raise BadData(what, problem)
-    try:
-        return _dumps(dict(value))
-    except (TypeError, ValueError, RecursionError) as error:  # e.g. an int of 5000 digits
-        raise BadData(what, f"{type(error).__name__}: {error}") from error
-
-
-def _action_json(action: object) -> str:
-    """The canonical JSON of an action; IllegalAction ``bad_action`` if it is not one.
-
-    An action is a dict whose ``type`` is text, holding plain JSON only: the log keeps it
-    and replays it, so NaN, lone surrogates and keys that are not text must not get in.
-    """
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction("bad_action")
-    problem = json_problem(action)
-    if problem is not None:
-        raise IllegalAction("bad_action", detail=problem)
-    try:
-        return _dumps(action)
-    except (TypeError, ValueError, RecursionError) as error:  # e.g. an int of 5000 digits
-        raise IllegalAction("bad_action", detail=f"{type(error).__name__}: {error}") from error
-
-
-def _expected_seq(expected_seq: object) -> int | None:
-    """None or a version a game can be at; IllegalAction ``bad_action`` otherwise."""
-    if expected_seq is None:
-        return None
-    if not is_sqlite_int(expected_seq) or expected_seq < 0:
-        raise IllegalAction("bad_action", detail="expected_seq")
-    return expected_seq
-
-
-def _state_json(state: object) -> str:
-    """A game state's canonical JSON, checked to be storable; BadData otherwise."""
-    if not isinstance(state, AnyState):
-        raise BadData("state", "not a game state")
-    text = state.to_json()
-    problem = json_problem(text)
-    if problem is not None:  # e.g. a player's name with a lone surrogate
-        raise BadData("state", problem)
-    return text
 
 
 def _loads_object(raw: object) -> dict[str, Any]:
@@ -327,7 +217,7 @@ async def _enable_wal(conn: aiosqlite.Connection) -> str:
             await asyncio.sleep(0.02)
 
 
-class SqliteGameStore(GameStore):
+class SqliteGameStore(SqlGameStore):
     """Games in one SQLite file; see the module docstring for the guarantees.
 
     ``now`` is the clock (it must return timezone-aware datetimes); ``cache_size``
@@ -340,24 +230,20 @@ class SqliteGameStore(GameStore):
         self,
         path: str | PathLike[str],
         *,
-        now: Callable[[], datetime] = _utc_now,
+        now: Callable[[], datetime] = utc_now,
         cache_size: int = DEFAULT_CACHE_SIZE,
         synchronous: str = "NORMAL",
         on_broken: BrokenGameHook | None = None,
     ) -> None:
         if synchronous.upper() not in SYNCHRONOUS_MODES:
             raise ValueError(f"synchronous must be one of {SYNCHRONOUS_MODES}")
+        super().__init__(now=now, cache_size=cache_size, on_broken=on_broken)
         self.path = Path(path)
         self.synchronous = synchronous.upper()
-        self.on_broken = on_broken
-        self._now = now
         self._conn: aiosqlite.Connection | None = None
-        self._locks = GameLocks()
-        self._cache = StateCache(cache_size)
         # Every use of the one connection holds this lock, so no statement of one
         # coroutine lands inside another coroutine's open transaction.
         self._db_lock = asyncio.Lock()
-        self._tasks: set[asyncio.Task[Any]] = set()
 
     # -- connection -------------------------------------------------------------------
 
@@ -383,17 +269,11 @@ class SqliteGameStore(GameStore):
 
     async def close(self) -> None:
         """Wait for the writes under way, then close the connection."""
-        if self._tasks:
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self._finish_tasks()
         if self._conn is not None:
             conn, self._conn = self._conn, None
             await conn.close()
         self._cache.clear()
-
-    @property
-    def cache(self) -> StateCache:
-        """The cache of committed states (for statistics and tests)."""
-        return self._cache
 
     def _connection(self) -> aiosqlite.Connection:
         if self._conn is None:
@@ -424,34 +304,6 @@ class SqliteGameStore(GameStore):
         """The clock's time as ISO 8601 text in UTC (so text order is time order)."""
         return _utc_text(self._now(), "the store's clock time")
 
-    # -- running work to completion -----------------------------------------------------
-
-    async def _shielded(self, work: Awaitable[T]) -> T:
-        """Run ``work`` to its end even if the caller is cancelled meanwhile."""
-        task = asyncio.ensure_future(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._task_done)
-        return await asyncio.shield(task)
-
-    def _task_done(self, task: asyncio.Task[Any]) -> None:
-        self._tasks.discard(task)
-        # Fetch the outcome so a task whose caller was cancelled does not warn
-        # "exception was never retrieved"; the caller (if any) still gets it.
-        if not task.cancelled() and task.exception() is not None:
-            log.debug("store task ended with %r", task.exception())
-
-    async def _locked(self, game_id: int, work: Callable[[], Awaitable[T]]) -> T:
-        """Run ``work()`` holding the game's lock, shielded once the lock is taken."""
-        lock = self._locks(game_id)
-        await lock.acquire()
-        try:
-            task = asyncio.ensure_future(work())
-        except BaseException:
-            lock.release()
-            raise
-        task.add_done_callback(lambda _task: lock.release())
-        return await self._shielded(task)
-
     # -- reading ----------------------------------------------------------------------
 
     async def _select(self, game_id: int, *, strict: bool = True) -> tuple[GameInfo, str | None]:
@@ -462,35 +314,16 @@ class SqliteGameStore(GameStore):
         if not rows:
             raise GameNotFound(game_id)
         try:
-            return _info(rows[0], strict=strict), rows[0][11]
-        except _Unreadable as error:
+            return _info(rows[0], strict=strict), rows[0][_STATE]
+        except Unreadable as error:
             info = _info(rows[0], strict=False)
             if info.status in OPEN_STATUSES:
                 await self._mark_broken(info, str(error))
             raise GameBroken(game_id, str(error)) from error
 
-    async def _readable(self, info: GameInfo, state_json: str | None) -> AnyState:
-        """Parse a stored state; set an open game aside if it cannot be read."""
-        try:
-            return _parse_state(info, state_json)
-        except _Unreadable as error:
-            if info.status in OPEN_STATUSES:
-                await self._mark_broken(info, str(error))
-            raise GameBroken(info.id, str(error)) from error
-
-    async def load(self, game_id: int) -> GameRow:
-        """The game with its own copy of the state; see :meth:`GameStore.load`."""
-        game_id = _game_id(game_id)
-        info, state_json = await self._select(game_id)
-        if info.status == GameStatus.BROKEN:
-            raise GameBroken(game_id, info.broken_error or "unknown")
-        if info.status == GameStatus.LOBBY or state_json is None:
-            return _row(info, None)  # a lobby, or a lobby that was closed unstarted
-        return _row(info, await self._readable(info, state_json))
-
     async def game_in_channel(self, channel_id: int) -> GameRow | None:
         """The lobby or running game in the channel, if any (raises GameBroken)."""
-        channel_id = _id(channel_id, "channel_id")
+        channel_id = check_id(channel_id, "channel_id")
         rows = await self._fetchall(
             f"SELECT id FROM games WHERE channel_id = ? AND status IN {_OPEN}", (channel_id,)
         )
@@ -498,7 +331,7 @@ class SqliteGameStore(GameStore):
 
     async def list_games(self, guild_id: int, *, include_finished: bool = False) -> list[GameInfo]:
         """The guild's games, oldest first (lobby, running and broken; finished if asked)."""
-        guild_id = _id(guild_id, "guild_id")
+        guild_id = check_id(guild_id, "guild_id")
         where = "" if include_finished else " AND status != 'finished'"
         rows = await self._fetchall(
             f"SELECT {_INFO_COLUMNS} FROM games WHERE guild_id = ?{where} ORDER BY id",
@@ -516,8 +349,8 @@ class SqliteGameStore(GameStore):
             try:
                 info = _info(raw)
                 lobby = info.status == GameStatus.LOBBY
-                found.append(_row(info, None if lobby else _parse_state(info, raw[11])))
-            except _Unreadable as error:
+                found.append(row_of(info, None if lobby else parse_state(info, raw[_STATE])))
+            except Unreadable as error:
                 await self._locked(
                     raw[0], partial(self._mark_broken, _info(raw, strict=False), str(error))
                 )
@@ -532,7 +365,7 @@ class SqliteGameStore(GameStore):
 
     async def record(self, game_id: int) -> GameRecord:
         """The game's record: start state and every action with its dice, in order."""
-        game_id = _game_id(game_id)
+        game_id = check_game_id(game_id)
         conn = self._connection()
         async with self._db_lock:
             games = await conn.execute_fetchall(
@@ -570,10 +403,10 @@ class SqliteGameStore(GameStore):
         settings: Mapping[str, Any] | None = None,
     ) -> GameRow:
         """Create a running game (or a lobby if ``state`` is None) in the channel."""
-        guild_id, channel_id = _id(guild_id, "guild_id"), _id(channel_id, "channel_id")
-        created_by = _optional_id(created_by, "created_by")
-        settings_json = _json_object({} if settings is None else settings, "settings")
-        state_json = _state_json(state) if state is not None else None
+        guild_id, channel_id = check_id(guild_id, "guild_id"), check_id(channel_id, "channel_id")
+        created_by = check_optional_id(created_by, "created_by")
+        settings_json = check_json_object({} if settings is None else settings, "settings")
+        state_json = check_state(state) if state is not None else None
         status = GameStatus.RUNNING if state is not None else GameStatus.LOBBY
         game_id = await self._shielded(
             self._insert_game(
@@ -646,113 +479,49 @@ class SqliteGameStore(GameStore):
         if rows:
             raise ChannelBusy(channel_id, rows[0][0])
 
-    async def start_game(self, game_id: int, state: AnyState) -> GameRow:
-        """Turn a lobby into a running game starting at ``state``."""
-        game_id = _game_id(game_id)
-        state_json = _state_json(state)
+    async def start_game(
+        self, game_id: int, state: AnyState, *, expected_settings_version: int | None = None
+    ) -> GameRow:
+        """Turn a lobby into a running game starting at ``state`` (if its settings are
+        still at ``expected_settings_version``, when given)."""
+        game_id = check_game_id(game_id)
+        state_json = check_state(state)
+        version = check_version(expected_settings_version, "expected_settings_version")
 
         async def work() -> None:
             async with self._transaction() as conn:
                 cursor = await conn.execute(
                     "UPDATE games SET status = 'running', state_json = ?, start_json = ?,"
-                    " seq = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
-                    (state_json, state_json, state.seq, self._stamp(), game_id),
+                    " seq = ?, updated_at = ? WHERE id = ? AND status = 'lobby'"
+                    " AND (? IS NULL OR settings_version = ?)",
+                    (state_json, state_json, state.seq, self._stamp(), game_id, version, version),
                 )
                 if cursor.rowcount != 1:
-                    await self._raise_status(conn, game_id)
+                    await self._raise_status(conn, game_id, version)
 
         await self._locked(game_id, work)
         return await self.load(game_id)
 
     @staticmethod
-    async def _raise_status(conn: aiosqlite.Connection, game_id: int) -> None:
+    async def _raise_status(
+        conn: aiosqlite.Connection, game_id: int, settings_version: int | None = None
+    ) -> None:
         """Raise the error explaining why a guarded UPDATE of ``game_id`` found no row."""
         rows = list(
-            await conn.execute_fetchall("SELECT status FROM games WHERE id = ?", (game_id,))
+            await conn.execute_fetchall(
+                "SELECT status, settings_version FROM games WHERE id = ?", (game_id,)
+            )
         )
         if not rows:
             raise GameNotFound(game_id)
-        raise GameNotRunning(game_id, rows[0][0])
-
-    async def apply(
-        self, game_id: int, action: dict[str, Any], *, expected_seq: int | None = None
-    ) -> ApplyResult:
-        """Apply one action; see :meth:`GameStore.apply`."""
-        game_id = _game_id(game_id)
-        # The engine sees exactly the JSON the log keeps, so replaying the log
-        # gives the stored state by construction.
-        action_json = _action_json(action)
-        expected_seq = _expected_seq(expected_seq)
-        return await self._locked(
-            game_id, lambda: self._apply_locked(game_id, action_json, expected_seq)
-        )
-
-    async def _apply_locked(
-        self, game_id: int, action_json: str, expected_seq: int | None
-    ) -> ApplyResult:
-        for _attempt in range(2):
-            cached = self._cache.get(game_id)
-            state = state_from_json(cached) if cached is not None else None
-            if state is None or (expected_seq is not None and expected_seq != state.seq):
-                # On a mismatch the database decides: the cache may be behind a
-                # write by another process.
-                state, cached = await self._state_for_apply(game_id), None
-            if expected_seq is not None and expected_seq != state.seq:
-                raise StaleAction(game_id, expected_seq, state.seq)
-            read_seq = state.seq
-            try:
-                # A refused action raises here; the parsed state is thrown away and
-                # the cache, which holds text, is untouched either way.
-                events = apply_to_state(state, json.loads(action_json))
-            except IllegalAction:
-                if cached is not None and await self._stored_seq(game_id) != read_seq:
-                    # Judged against a cache that another process has overtaken.
-                    self._cache.drop(game_id)
-                    continue
-                raise
-            state_json = state.to_json()
-            over = state.phase == "over"
-            try:
-                written = await self._write_action(
-                    game_id,
-                    read_seq,
-                    state.seq,
-                    state_json,
-                    over,
-                    action_json,
-                    _dumps(events),
-                    _dumps(dice_of(events)),
-                )
-            except BaseException:
-                # Whether the write failed cleanly or not, the database is the truth.
-                self._cache.drop(game_id)
-                raise
-            if not written:
-                # Someone else (another process) wrote this game since we read it:
-                # read it again and judge the action against the new state.
-                self._cache.drop(game_id)
-                log.warning("Game %d changed under the cache; reading it again", game_id)
-                continue
-            if over:
-                self._cache.drop(game_id)
-            else:
-                self._cache.put(game_id, state_json)
-            # The parsed state was made for this call alone, so it is the caller's copy.
-            return ApplyResult(state=state, events=events, seq=state.seq)
-        info, _ = await self._select(game_id)
-        raise StaleAction(game_id, read_seq, info.seq)
+        status, current = rows[0]
+        if status == GameStatus.LOBBY and settings_version is not None:
+            raise SettingsConflict(game_id, settings_version, current)
+        raise GameNotRunning(game_id, status)
 
     async def _stored_seq(self, game_id: int) -> int | None:
         rows = await self._fetchall("SELECT seq FROM games WHERE id = ?", (game_id,))
         return rows[0][0] if rows else None
-
-    async def _state_for_apply(self, game_id: int) -> AnyState:
-        info, state_json = await self._select(game_id)
-        if info.status == GameStatus.BROKEN:
-            raise GameBroken(game_id, info.broken_error or "unknown")
-        if info.status != GameStatus.RUNNING:
-            raise GameNotRunning(game_id, info.status)
-        return await self._readable(info, state_json)
 
     async def _write_action(
         self,
@@ -798,8 +567,8 @@ class SqliteGameStore(GameStore):
 
         Its pending timers are cancelled with it (by the schema's trigger).
         """
-        game_id = _game_id(game_id)
-        reason = _text(reason, "reason")
+        game_id = check_game_id(game_id)
+        reason = check_text(reason, "reason")
 
         async def work() -> None:
             async with self._transaction() as conn:
@@ -816,23 +585,26 @@ class SqliteGameStore(GameStore):
         info, _ = await self._select(game_id, strict=False)
         return info
 
-    async def set_settings(self, game_id: int, settings: Mapping[str, Any]) -> GameInfo:
-        """Replace the game's settings with ``settings`` (a JSON object)."""
-        game_id = _game_id(game_id)
-        settings_json = _json_object(settings, "settings")
-
-        async def work() -> None:
-            async with self._transaction() as conn:
-                cursor = await conn.execute(
-                    "UPDATE games SET settings_json = ?, updated_at = ? WHERE id = ?",
-                    (settings_json, self._stamp(), game_id),
+    async def _write_settings(
+        self, game_id: int, make: Callable[[str], str], expected_version: int | None
+    ) -> None:
+        """Rewrite the settings in one transaction (SQLite's write lock holds the row)."""
+        async with self._transaction() as conn:
+            rows = list(
+                await conn.execute_fetchall(
+                    "SELECT settings_json, settings_version FROM games WHERE id = ?", (game_id,)
                 )
-                if cursor.rowcount != 1:
-                    raise GameNotFound(game_id)
-
-        await self._locked(game_id, work)
-        info, _ = await self._select(game_id, strict=False)
-        return info
+            )
+            if not rows:
+                raise GameNotFound(game_id)
+            current, version = rows[0]
+            if expected_version is not None and expected_version != version:
+                raise SettingsConflict(game_id, expected_version, version)
+            await conn.execute(
+                "UPDATE games SET settings_json = ?, settings_version = settings_version + 1,"
+                " updated_at = ? WHERE id = ?",
+                (make(current), self._stamp(), game_id),
+            )
 
     async def import_game(
         self,
@@ -844,10 +616,10 @@ class SqliteGameStore(GameStore):
         settings: Mapping[str, Any] | None = None,
     ) -> GameRow:
         """Create a game from a record after replaying it; its log is the record's."""
-        guild_id, channel_id = _id(guild_id, "guild_id"), _id(channel_id, "channel_id")
-        created_by = _optional_id(created_by, "created_by")
-        settings_json = _json_object({} if settings is None else settings, "settings")
-        start, state, entries = _replay_for_store(record)
+        guild_id, channel_id = check_id(guild_id, "guild_id"), check_id(channel_id, "channel_id")
+        created_by = check_optional_id(created_by, "created_by")
+        settings_json = check_json_object({} if settings is None else settings, "settings")
+        start, state, entries = replay_for_store(record)
         over = state.phase == "over"
         game_id = await self._shielded(
             self._insert_game(
@@ -867,8 +639,8 @@ class SqliteGameStore(GameStore):
 
     async def set_aside(self, game_id: int, error: str) -> GameInfo:
         """Mark a lobby or running game as broken with ``error``; cancels its timers."""
-        game_id = _game_id(game_id)
-        error = _text(error, "error")
+        game_id = check_game_id(game_id)
+        error = check_text(error, "error")
 
         async def work() -> None:
             info, _ = await self._select(game_id, strict=False)
@@ -888,29 +660,11 @@ class SqliteGameStore(GameStore):
                 f" WHERE id = ? AND status IN {_OPEN}",
                 (error, self._stamp(), info.id),
             )
-        self._cache.drop(info.id)
-        log.error(
-            "Game %d (guild %d, channel %d) set aside: its stored state cannot be read (%s). "
-            "The other games keep running; an admin can repair it from its log "
-            "(rebuild_from_log) or finish it.",
-            info.id,
-            info.guild_id,
-            info.channel_id,
-            error,
-        )
-        if self.on_broken is not None:
-            broken = replace(info, status=GameStatus.BROKEN, broken_error=error)
-            try:
-                result = self.on_broken(broken)
-                if inspect.isawaitable(result):
-                    await result
-            except Exception:
-                # Telling the admins must not stop the store from working.
-                log.exception("The broken-game hook failed for game %d", info.id)
+        await self._report_broken(info, error)
 
     async def rebuild_from_log(self, game_id: int) -> GameRow:
         """Recompute the state from start + log; the game runs again (or is finished)."""
-        game_id = _game_id(game_id)
+        game_id = check_game_id(game_id)
 
         async def work() -> None:
             info, _ = await self._select(game_id, strict=False)
@@ -958,7 +712,7 @@ class SqliteGameStore(GameStore):
     ) -> Timer:
         """Schedule a timer; a pending one of the game with the same ``key`` is replaced."""
         due_text = _utc_text(due_at, "due_at")
-        payload_json = _dumps(dict(payload or {}))
+        payload_json = canonical_json(dict(payload or {}))
 
         async def work() -> Timer:
             created = self._stamp()
@@ -1011,24 +765,30 @@ class SqliteGameStore(GameStore):
 
         return await self._shielded(work())
 
-    async def next_due_at(self) -> datetime | None:
+    async def next_due_at(self, *, shards: Shards | None = None) -> datetime | None:
         """The earliest moment a pending timer can be taken (due, and its lease over)."""
+        where, params = _shard_filter(shards)
         # Two-argument max() is SQLite's scalar max; the times are of one text form,
         # so text order is time order.
         rows = await self._fetchall(
-            f"SELECT min(max(due_at, coalesce(leased_until, due_at))) FROM timers WHERE {_PENDING}"
+            "SELECT min(max(due_at, coalesce(leased_until, due_at))) FROM timers"
+            f" WHERE {_PENDING}{where}",
+            params,
         )
         return datetime.fromisoformat(rows[0][0]) if rows and rows[0][0] is not None else None
 
-    async def due_timers(self, now: datetime, limit: int = 100) -> list[Timer]:
+    async def due_timers(
+        self, now: datetime, limit: int = 100, *, shards: Shards | None = None
+    ) -> list[Timer]:
         """Pending, unleased timers due at ``now`` or earlier, earliest first (ties: oldest)."""
         if limit < 1:
             raise ValueError("limit must be at least 1")
         now_text = _utc_text(now, "now")
+        where, params = _shard_filter(shards)
         rows = await self._fetchall(
             f"SELECT {_TIMER_COLUMNS} FROM timers WHERE {_PENDING} AND due_at <= ?"
-            f" AND {_UNLEASED} ORDER BY due_at, id LIMIT ?",
-            (now_text, now_text, limit),
+            f" AND {_UNLEASED}{where} ORDER BY due_at, id LIMIT ?",
+            (now_text, now_text, *params, limit),
         )
         return [_timer(row) for row in rows]
 
@@ -1113,7 +873,7 @@ class SqliteGameStore(GameStore):
 
     async def user_prefs(self, user_id: int) -> dict[str, Any]:
         """A user's preferences (a JSON object; empty if they never set any)."""
-        user_id = _id(user_id, "user_id")
+        user_id = check_id(user_id, "user_id")
         rows = await self._fetchall(
             "SELECT CAST(prefs_json AS BLOB) FROM user_prefs WHERE user_id = ?", (user_id,)
         )
@@ -1126,8 +886,8 @@ class SqliteGameStore(GameStore):
 
     async def set_user_prefs(self, user_id: int, prefs: Mapping[str, Any]) -> None:
         """Replace a user's preferences with ``prefs`` (a JSON object)."""
-        user_id = _id(user_id, "user_id")
-        prefs_json = _json_object(prefs, "prefs")
+        user_id = check_id(user_id, "user_id")
+        prefs_json = check_json_object(prefs, "prefs")
 
         async def work() -> None:
             async with self._transaction() as conn:
@@ -1145,7 +905,7 @@ class SqliteGameStore(GameStore):
     async def finished_states(self, guild_id: int) -> list[dict[str, Any]]:
         """The final states (canonical JSON objects) of the server's finished games, oldest
         first; unreadable ones are left out."""
-        guild_id = _id(guild_id, "guild_id")
+        guild_id = check_id(guild_id, "guild_id")
         rows = await self._fetchall(
             "SELECT CAST(state_json AS BLOB) FROM games WHERE guild_id = ?"
             " AND status = 'finished' AND state_json IS NOT NULL ORDER BY id",
@@ -1165,7 +925,7 @@ class SqliteGameStore(GameStore):
         A damaged file (not a JSON object, not UTF-8) is left out with a warning in the
         log: one bad upload must not break every lobby of the server.
         """
-        guild_id, kind = _id(guild_id, "guild_id"), _kind(kind)
+        guild_id, kind = check_id(guild_id, "guild_id"), check_kind(kind)
         rows = await self._fetchall(
             "SELECT CAST(item_id AS BLOB), CAST(data_json AS BLOB) FROM guild_files"
             " WHERE guild_id = ? AND kind = ? ORDER BY item_id",
@@ -1190,9 +950,9 @@ class SqliteGameStore(GameStore):
         self, guild_id: int, kind: str, item_id: str, data: Mapping[str, Any], uploaded_by: int
     ) -> bool:
         """Store a server's file; True if it replaced one of that kind with the same id."""
-        key = (_id(guild_id, "guild_id"), _kind(kind), _text(item_id, "item_id"))
-        data_json = _json_object(data, "data")
-        uploaded_by = _id(uploaded_by, "uploaded_by")
+        key = (check_id(guild_id, "guild_id"), check_kind(kind), check_text(item_id, "item_id"))
+        data_json = check_json_object(data, "data")
+        uploaded_by = check_id(uploaded_by, "uploaded_by")
 
         async def work() -> bool:
             async with self._transaction() as conn:
@@ -1215,7 +975,7 @@ class SqliteGameStore(GameStore):
 
     async def delete_guild_file(self, guild_id: int, kind: str, item_id: str) -> bool:
         """Remove a server's file; False if there was none of that kind with that id."""
-        key = (_id(guild_id, "guild_id"), _kind(kind), _text(item_id, "item_id"))
+        key = (check_id(guild_id, "guild_id"), check_kind(kind), check_text(item_id, "item_id"))
 
         async def work() -> bool:
             async with self._transaction() as conn:
@@ -1231,7 +991,7 @@ class SqliteGameStore(GameStore):
 
     async def meta(self, key: str) -> str | None:
         """The bot's own record under ``key``; None if unset or damaged (not UTF-8)."""
-        key = _text(key, "key")
+        key = check_text(key, "key")
         # Read as bytes, like preferences and server files: a value whose bytes are not
         # UTF-8 is one damaged record to make again, not an error of the query.
         rows = await self._fetchall(
@@ -1248,7 +1008,7 @@ class SqliteGameStore(GameStore):
 
     async def set_meta(self, key: str, value: str) -> None:
         """Store ``value`` under ``key``, replacing what was there; both are text."""
-        key, value = _text(key, "key"), _text(value, "value")
+        key, value = check_text(key, "key"), check_text(value, "value")
 
         async def work() -> None:
             async with self._transaction() as conn:
@@ -1260,27 +1020,3 @@ class SqliteGameStore(GameStore):
                 )
 
         await self._shielded(work())
-
-
-def _replay_for_store(
-    record: Mapping[str, Any],
-) -> tuple[str, AnyState, list[tuple[int, str, str, str]]]:
-    """Check a record by replaying it; return the start JSON, final state and log rows."""
-    try:
-        parsed = GameRecord.from_dict(dict(record))
-        state = state_from_dict(parsed.start)
-        start = state.to_json()
-        entries = []
-        for number, entry in enumerate(parsed.actions):
-            action_json = _action_json(entry["action"])
-            events = apply_to_state(state, json.loads(action_json))
-            if dice_of(events) != entry["dice"]:
-                raise ValueError(
-                    f"action {number}: recorded dice {entry['dice']} but threw {dice_of(events)}"
-                )
-            entries.append((state.seq, action_json, _dumps(dice_of(events)), _dumps(events)))
-        for text in (start, state.to_json()):
-            text.encode("utf-8")  # a lone surrogate (in a name, say) cannot be stored
-    except Exception as error:  # whatever is wrong with it, the record is not importable
-        raise InvalidRecord(f"{type(error).__name__}: {error}") from error
-    return start, state, entries

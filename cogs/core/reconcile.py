@@ -162,7 +162,10 @@ class Reconciler:
     async def sweep(self, *, everything: bool = False) -> dict[int, list[str]]:
         """Reconcile the dirty games (every open game if ``everything``); what was repaired."""
         if everything:
-            games = [row.id for row in await self.core.store.unfinished_games()]
+            # A sharded process looks after the games of its own servers only.
+            holds = getattr(self.core.bot, "holds_guild", lambda guild: True)
+            rows = await self.core.store.unfinished_games()
+            games = [row.id for row in rows if holds(row.guild_id)]
         else:
             games = sorted(self.dirty)
         repaired = {}

@@ -1,4 +1,11 @@
-"""Shared helpers for the game store tests: real SQLite files in ``tmp_path``."""
+"""Shared helpers for the game store tests, on both drivers.
+
+``store`` is an open store on this test's database: a real SQLite file in ``tmp_path``
+or a fresh database on a throwaway PostgreSQL server (the fixtures ``driver``, ``backend``
+and ``store_factory`` of ``tests/store/backends.py``), so a test that takes it runs once
+per driver. Tests of what only SQLite has (WAL, PRAGMAs, damage by plain sqlite3) use
+``db_path`` and :class:`SqliteGameStore` directly.
+"""
 
 from __future__ import annotations
 
@@ -11,8 +18,10 @@ import pytest
 
 from bot.engine.game import apply_action, new_game
 from bot.engine.state import GameState
-from bot.store import SqliteGameStore
+from bot.store import GameStore
 from bot.store.bench import next_simple_action
+from bot.store.sql import SqlGameStore
+from tests.store.backends import StoreFactory
 
 GUILD = 111
 OTHER_GUILD = 222
@@ -61,7 +70,7 @@ def play(state: GameState, count: int) -> list[list[dict[str, Any]]]:
     return events
 
 
-async def advance(store: SqliteGameStore, game_id: int, count: int) -> GameState:
+async def advance(store: GameStore, game_id: int, count: int) -> GameState:
     """Apply ``count`` simple-player actions through the store; the last state."""
     row = await store.load(game_id)
     state = row.state
@@ -86,9 +95,9 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-async def store(db_path: Path, clock: FakeClock) -> AsyncIterator[SqliteGameStore]:
-    """An open store on a fresh file."""
-    store = SqliteGameStore(db_path, now=clock)
+async def store(store_factory: StoreFactory, clock: FakeClock) -> AsyncIterator[SqlGameStore]:
+    """An open store on this test's fresh database (each driver in turn)."""
+    store = store_factory(now=clock)
     await store.open()
     try:
         yield store

@@ -1,6 +1,7 @@
 """Child process of ``test_crash``: plays many stored games until it is killed.
 
-Usage: ``python -m tests.store.crash_child DB GAMES``. Prints ``ready`` once the
+Usage: ``python -m tests.store.crash_child DB GAMES``, where ``DB`` is a SQLite file or
+a ``postgresql://`` URL (the PostgreSQL store). Prints ``ready`` once the
 games exist, then one line ``done <game_id> <seq>`` after each action the store
 reported as done, flushed at once so the parent knows about it even if this
 process is killed the next instant.
@@ -13,12 +14,19 @@ import contextlib
 import sys
 
 from bot.engine.game import new_game
-from bot.store import ChannelBusy, SqliteGameStore
+from bot.store import ChannelBusy, GameStore, PostgresGameStore, SqliteGameStore
 from bot.store.bench import next_simple_action
 
 GUILD = 4242
 FIRST_CHANNEL = 1000
 SEATS = [("a", "A"), ("b", "B"), ("c", "C"), ("d", "D")]
+
+
+def open_store(target: str) -> GameStore:
+    """The store on ``target``: a PostgreSQL URL, or else a SQLite file."""
+    if target.startswith(("postgresql://", "postgres://")):
+        return PostgresGameStore(target)
+    return SqliteGameStore(target)
 
 
 def say(line: str) -> None:
@@ -27,7 +35,7 @@ def say(line: str) -> None:
     sys.stdout.flush()
 
 
-async def play(store: SqliteGameStore, game_id: int) -> None:
+async def play(store: GameStore, game_id: int) -> None:
     """Play one game with simple players, reporting every applied action."""
     state = (await store.load(game_id)).state
     assert state is not None
@@ -42,7 +50,7 @@ async def play(store: SqliteGameStore, game_id: int) -> None:
 async def main(path: str, games: int) -> None:
     """Make sure ``games`` games exist (an earlier child may have died creating them),
     then play them all at once."""
-    store = SqliteGameStore(path)
+    store = open_store(path)
     await store.open()
     for number in range(games):
         with contextlib.suppress(ChannelBusy):

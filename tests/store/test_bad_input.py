@@ -4,6 +4,9 @@ Ids beyond SQLite's 64 bits, bools and text where ints belong, lone surrogates, 
 keys that are not text used to reach sqlite3 (OverflowError, UnicodeEncodeError) or the
 engine; now every public method refuses them first. Damaged rows written behind the
 store's back (a server's file, preferences, a finished game) are left out, not fatal.
+
+On both drivers ("nothing changes" is a snapshot of every row, sequences included), but
+for the damage only SQLite can hold (bytes that are not UTF-8, rows past its checks).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import math
 import sqlite3
 import tempfile
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +30,9 @@ from bot.engine.errors import IllegalAction
 from bot.engine.game import new_game
 from bot.store import GameNotFound, InvalidRecord, SqliteGameStore, StoreError
 from bot.store.errors import BadData
+from bot.store.sql import SqlGameStore
+from tests.pg import PgCluster
+from tests.store.backends import DRIVERS, Backend, PostgresBackend, SqliteBackend
 from tests.store.conftest import GUILD, USER, advance, make_state
 
 BAD_GAME_IDS: list[Any] = [2**63, -(2**63) - 1, 2**70, True, False, "1", 1.0, None, -1]
@@ -66,23 +73,14 @@ BAD_ACTIONS: list[Any] = [
 BAD_SEQS: list[Any] = ["0", True, False, -1, 1.0, 2**64, [0]]
 
 
-def snapshot(db_path: Path) -> list[str]:
-    """Every row of the database as SQL, read through a second connection (WAL included)."""
-    conn = sqlite3.connect(db_path)
-    try:
-        return list(conn.iterdump())
-    finally:
-        conn.close()
-
-
 async def refused(
-    db_path: Path, call: Callable[[], Awaitable[Any]], error: type[Exception]
+    backend: Backend, call: Callable[[], Awaitable[Any]], error: type[Exception]
 ) -> Exception:
     """Run ``call``, expect ``error``, and check that the database did not change."""
-    before = snapshot(db_path)
+    before = await backend.snapshot()
     with pytest.raises(error) as caught:
         await call()
-    assert snapshot(db_path) == before
+    assert await backend.snapshot() == before
     return caught.value
 
 
@@ -91,7 +89,7 @@ async def refused(
 
 @pytest.mark.parametrize("game_id", BAD_GAME_IDS)
 async def test_a_game_id_no_game_can_have_is_not_found(
-    store: SqliteGameStore, db_path: Path, game_id: Any
+    store: SqlGameStore, backend: Backend, game_id: Any
 ) -> None:
     """Out of range, bool, text, float, None: GameNotFound from every method, nothing changes.
 
@@ -111,7 +109,7 @@ async def test_a_game_id_no_game_can_have_is_not_found(
         lambda: store.start_game(game_id, make_state()),
     ]
     for call in calls:
-        error = await refused(db_path, call, GameNotFound)
+        error = await refused(backend, call, GameNotFound)
         assert error.params == {"game_id": game_id}  # type: ignore[attr-defined]
     assert (await store.load(row.id)).seq == 3
 
@@ -121,7 +119,7 @@ async def test_a_game_id_no_game_can_have_is_not_found(
 
 @pytest.mark.parametrize("bad", BAD_IDS)
 async def test_other_ids_that_do_not_fit_are_bad_data(
-    store: SqliteGameStore, db_path: Path, bad: Any
+    store: SqlGameStore, backend: Backend, bad: Any
 ) -> None:
     """Guild, channel, creator, user and uploader ids: BadData naming the argument."""
     row = await store.create_game(GUILD, 10, make_state())
@@ -148,13 +146,13 @@ async def test_other_ids_that_do_not_fit_are_bad_data(
     for what, call in [*calls.items(), *more]:
         if bad is None and what == "created_by":
             continue  # a game need not have a creator
-        error = await refused(db_path, call, BadData)
+        error = await refused(backend, call, BadData)
         assert error.code == "bad_data"  # type: ignore[attr-defined]
         assert error.params["what"] == what  # type: ignore[attr-defined]
     assert [g.id for g in await store.list_games(GUILD)] == [row.id]
 
 
-async def test_ids_at_the_edges_of_the_range_work(store: SqliteGameStore) -> None:
+async def test_ids_at_the_edges_of_the_range_work(store: SqlGameStore) -> None:
     """The largest and smallest 64-bit ids are stored and found again."""
     big, small = 2**63 - 1, -(2**63)
     row = await store.create_game(big, big, None, created_by=small)
@@ -171,7 +169,7 @@ async def test_ids_at_the_edges_of_the_range_work(store: SqliteGameStore) -> Non
 
 @pytest.mark.parametrize("bad", BAD_OBJECTS)
 async def test_objects_that_are_not_plain_json_are_bad_data(
-    store: SqliteGameStore, db_path: Path, bad: Any
+    store: SqlGameStore, backend: Backend, bad: Any
 ) -> None:
     """Settings, preferences and server files with NaN, surrogates, int keys, ...: refused."""
     row = await store.create_game(GUILD, 10, None, settings={"players": []})
@@ -185,14 +183,14 @@ async def test_objects_that_are_not_plain_json_are_bad_data(
         ("data", lambda: store.save_guild_file(GUILD, "theme", "kekse", bad, USER)),
     ]
     for what, call in calls:
-        error = await refused(db_path, call, BadData)
+        error = await refused(backend, call, BadData)
         assert error.params["what"] == what  # type: ignore[attr-defined]
     assert (await store.load(row.id)).settings == {"players": []}
 
 
 @pytest.mark.parametrize("bad", BAD_TEXTS)
 async def test_text_that_cannot_be_stored_is_bad_data(
-    store: SqliteGameStore, db_path: Path, bad: Any
+    store: SqlGameStore, backend: Backend, bad: Any
 ) -> None:
     """A finishing reason, an error note or a file id with a lone surrogate (or not text)."""
     row = await store.create_game(GUILD, 10, make_state())
@@ -204,14 +202,14 @@ async def test_text_that_cannot_be_stored_is_bad_data(
         ("item_id", lambda: store.delete_guild_file(GUILD, "theme", bad)),
     ]
     for what, call in calls:
-        error = await refused(db_path, call, BadData)
+        error = await refused(backend, call, BadData)
         assert error.params["what"] == what  # type: ignore[attr-defined]
     assert (await store.load(row.id)).status == "running"
 
 
 @pytest.mark.parametrize("kind", ["other", "", "theme\ud800", None, 1, ["theme"]])
 async def test_unknown_kinds_of_server_files_are_bad_data(
-    store: SqliteGameStore, db_path: Path, kind: Any
+    store: SqlGameStore, backend: Backend, kind: Any
 ) -> None:
     """Only themes and boards are kept (the schema's check would raise IntegrityError)."""
     for call in (
@@ -219,12 +217,12 @@ async def test_unknown_kinds_of_server_files_are_bad_data(
         lambda: store.save_guild_file(GUILD, kind, "x", {"id": "x"}, USER),
         lambda: store.delete_guild_file(GUILD, kind, "x"),
     ):
-        error = await refused(db_path, call, BadData)
+        error = await refused(backend, call, BadData)
         assert error.params["what"] == "kind"  # type: ignore[attr-defined]
 
 
 async def test_a_state_with_a_broken_name_is_bad_data(
-    store: SqliteGameStore, db_path: Path
+    store: SqlGameStore, backend: Backend
 ) -> None:
     """A player's name with a lone surrogate cannot be stored, as a new game or a start."""
     broken = new_game([("u1", "An\ud800na"), ("u2", "Ben")], seed=1)
@@ -234,13 +232,13 @@ async def test_a_state_with_a_broken_name_is_bad_data(
         lambda: store.start_game(lobby.id, broken),
         lambda: store.create_game(GUILD, 11, "not a state"),  # type: ignore[arg-type]
     ):
-        error = await refused(db_path, call, BadData)
+        error = await refused(backend, call, BadData)
         assert error.params["what"] == "state"  # type: ignore[attr-defined]
     assert (await store.load(lobby.id)).status == "lobby"
 
 
 async def test_a_record_that_cannot_be_stored_is_invalid(
-    store: SqliteGameStore, db_path: Path
+    store: SqlGameStore, backend: Backend
 ) -> None:
     """An import whose names or actions cannot be stored is an InvalidRecord, not a crash."""
     row = await store.create_game(GUILD, 10, make_state())
@@ -253,7 +251,7 @@ async def test_a_record_that_cannot_be_stored_is_invalid(
     keyed = json.loads(json.dumps(record))
     keyed["actions"][0]["action"][1] = 2
     for bad in (named, nan, keyed, {"format": "nope"}, "not a record"):
-        await refused(db_path, lambda bad=bad: store.import_game(GUILD, 11, bad), InvalidRecord)
+        await refused(backend, lambda bad=bad: store.import_game(GUILD, 11, bad), InvalidRecord)
 
 
 # -- actions ------------------------------------------------------------------------------
@@ -261,13 +259,13 @@ async def test_a_record_that_cannot_be_stored_is_invalid(
 
 @pytest.mark.parametrize("action", BAD_ACTIONS)
 async def test_malformed_actions_are_bad_actions(
-    store: SqliteGameStore, db_path: Path, action: Any
+    store: SqlGameStore, backend: Backend, action: Any
 ) -> None:
     """Not a dict, no text type, NaN, surrogates, int keys: IllegalAction("bad_action")."""
     row = await store.create_game(GUILD, 10, make_state())
     before = (await store.load(row.id)).state
     assert before is not None
-    error = await refused(db_path, lambda: store.apply(row.id, action), IllegalAction)
+    error = await refused(backend, lambda: store.apply(row.id, action), IllegalAction)
     assert error.code == "bad_action"  # type: ignore[attr-defined]
     after = await store.load(row.id)
     assert after.state is not None and after.state.to_json() == before.to_json()
@@ -276,7 +274,7 @@ async def test_malformed_actions_are_bad_actions(
 
 @pytest.mark.parametrize("expected_seq", BAD_SEQS)
 async def test_a_malformed_expected_seq_is_a_bad_action(
-    store: SqliteGameStore, db_path: Path, expected_seq: Any
+    store: SqlGameStore, backend: Backend, expected_seq: Any
 ) -> None:
     """Text, bools, negative numbers and floats are not versions (and not stale either)."""
     row = await store.create_game(GUILD, 10, make_state())
@@ -284,10 +282,46 @@ async def test_a_malformed_expected_seq_is_a_bad_action(
     assert state is not None
     action = {"type": "roll", "player": state.current}
     error = await refused(
-        db_path, lambda: store.apply(row.id, action, expected_seq=expected_seq), IllegalAction
+        backend, lambda: store.apply(row.id, action, expected_seq=expected_seq), IllegalAction
     )
     assert error.code == "bad_action"  # type: ignore[attr-defined]
     assert (await store.apply(row.id, action, expected_seq=0)).seq == 1
+
+
+# -- NUL characters -----------------------------------------------------------------------
+
+
+async def test_nul_characters(store: SqlGameStore, backend: Backend) -> None:
+    """A NUL inside JSON (settings, preferences, a server's file, a player's name in the
+    state) is kept exactly on both drivers: JSON writes it as the escape \\u0000. As plain
+    text (a finishing reason, a file id, a timer's kind) SQLite keeps it; PostgreSQL's text
+    cannot, so there it is BadData naming the argument, and nothing changes."""
+    odd = {"a": "x\x00y", "\x00key": ["\x00"]}
+    lobby = await store.create_game(GUILD, 10, None, settings=odd)
+    assert (await store.load(lobby.id)).settings == odd
+    await store.set_user_prefs(USER, odd)
+    assert await store.user_prefs(USER) == odd
+    await store.save_guild_file(GUILD, "theme", "kekse", {"id": "kekse", **odd}, USER)
+    assert (await store.guild_files(GUILD, "theme"))["kekse"] == {"id": "kekse", **odd}
+    named = new_game([("u1", "An\x00na"), ("u2", "Ben")], seed=1)
+    game = await store.create_game(GUILD, 11, named)
+    assert (await store.load(game.id)).state.to_json() == named.to_json()  # type: ignore[union-attr]
+    await advance(store, game.id, 3)
+    calls: list[tuple[str, Callable[[], Awaitable[Any]]]] = [
+        ("reason", lambda: store.finish(game.id, "x\x00")),
+        ("error", lambda: store.set_aside(game.id, "x\x00")),
+        ("item_id", lambda: store.save_guild_file(GUILD, "theme", "a\x00", {"id": "x"}, USER)),
+        ("kind", lambda: store.add_timer(game.id, "t\x00", datetime.now(UTC))),
+        ("key", lambda: store.add_timer(game.id, "t", datetime.now(UTC), key="k\x00")),
+    ]
+    if backend.name == "postgres":
+        for what, call in calls:
+            error = await refused(backend, call, BadData)
+            assert error.params["what"] == what  # type: ignore[attr-defined]
+    else:
+        assert (await store.save_guild_file(GUILD, "theme", "a\x00", {"id": "x"}, USER)) is False
+        assert "a\x00" in await store.guild_files(GUILD, "theme")
+        assert (await store.finish(game.id, "x\x00")).finished_reason == "x\x00"
 
 
 # -- damaged rows -------------------------------------------------------------------------
@@ -313,10 +347,22 @@ DAMAGED_FILES = {
 }
 
 
+@pytest.fixture
+async def sqlite_store(db_path: Path) -> Any:
+    """An open SQLite store (the damage below is what only SQLite can hold)."""
+    async with SqliteGameStore(db_path) as store:
+        yield store
+
+
 async def test_damaged_server_files_are_left_out_with_a_warning(
-    store: SqliteGameStore, db_path: Path, caplog: pytest.LogCaptureFixture
+    sqlite_store: SqliteGameStore, db_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """One bad upload must not break every lobby of the server: the good files still come."""
+    """One bad upload must not break every lobby of the server: the good files still come.
+
+    SQLite only: PostgreSQL's checks keep such rows out (a JSON object, valid UTF-8) for
+    every writer, so they cannot be there to be read.
+    """
+    store = sqlite_store
     await store.save_guild_file(GUILD, "theme", "good", {"id": "good"}, USER)
     await store.save_guild_file(GUILD, "theme", "z_good", {"id": "z_good"}, USER)
     insert = (
@@ -327,7 +373,7 @@ async def test_damaged_server_files_are_left_out_with_a_warning(
         write_raw(db_path, insert.format(value="?"), (GUILD, item_id, data, USER))
     # Bytes that are not UTF-8, stored as text: sqlite3 cannot even read them back as str.
     write_raw(db_path, insert.format(value="CAST(X'7B22FF22' AS TEXT)"), (GUILD, "f_bytes", USER))
-    with caplog.at_level(logging.WARNING, logger="bot.store.sqlite"):
+    with caplog.at_level(logging.WARNING, logger="bot.store"):
         files = await store.guild_files(GUILD, "theme")
     assert files == {"good": {"id": "good"}, "z_good": {"id": "z_good"}}
     warned = " ".join(r.getMessage() for r in caplog.records)
@@ -340,9 +386,11 @@ async def test_damaged_server_files_are_left_out_with_a_warning(
 
 
 async def test_damaged_preferences_and_finished_games_are_read_as_nothing(
-    store: SqliteGameStore, db_path: Path
+    sqlite_store: SqliteGameStore, db_path: Path
 ) -> None:
-    """Bytes that are not UTF-8 in a preference or a finished state: empty, left out."""
+    """Bytes that are not UTF-8 in a preference or a finished state: empty, left out
+    (SQLite only: PostgreSQL refuses to store such bytes)."""
+    store = sqlite_store
     await store.set_user_prefs(USER, {"dm": True})
     write_raw(
         db_path, "UPDATE user_prefs SET prefs_json = CAST(X'FF' AS TEXT) WHERE user_id = ?", (USER,)
@@ -353,6 +401,20 @@ async def test_damaged_preferences_and_finished_games_are_read_as_nothing(
     kept = await store.create_game(GUILD, 11, make_state())
     await store.finish(kept.id, "test")
     write_raw(db_path, "UPDATE games SET state_json = CAST(X'FF' AS TEXT) WHERE id = ?", (done.id,))
+    states = await store.finished_states(GUILD)
+    assert len(states) == 1 and states[0]["seq"] == 0
+
+
+async def test_a_finished_state_that_is_not_json_is_left_out(
+    store: SqlGameStore, backend: Backend
+) -> None:
+    """A finished game whose state is damaged (not JSON, not an object) drops out of the
+    statistics; the others stay."""
+    games = [await store.create_game(GUILD, 10 + n, make_state(n)) for n in range(3)]
+    for game in games:
+        await store.finish(game.id, "test")
+    await backend.execute("UPDATE games SET state_json = '{oops' WHERE id = ?", games[0].id)
+    await backend.execute("UPDATE games SET state_json = '[1]' WHERE id = ?", games[1].id)
     states = await store.finished_states(GUILD)
     assert len(states) == 1 and states[0]["seq"] == 0
 
@@ -369,25 +431,47 @@ JSON_LIKE = st.recursive(
 )
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.dictionaries(st.text(max_size=5), JSON_LIKE, max_size=4))
-def test_settings_are_kept_exactly_or_refused_without_a_change(value: dict[str, Any]) -> None:
-    """Whatever settings are given, they come back equal, or BadData and nothing changed."""
+@pytest.mark.parametrize("kind", DRIVERS)
+def test_settings_are_kept_exactly_or_refused_without_a_change(
+    kind: str, request: pytest.FixtureRequest
+) -> None:
+    """Whatever settings are given, they come back equal, or BadData and nothing changed.
 
-    async def check(db_path: Path) -> None:
-        async with SqliteGameStore(db_path) as store:
-            row = await store.create_game(GUILD, 10, None, settings={"old": True})
-            before = snapshot(db_path)
-            try:
-                await store.set_settings(row.id, value)
-            except BadData:
-                assert snapshot(db_path) == before
-                assert (await store.load(row.id)).settings == {"old": True}
-                return
-            assert (await store.load(row.id)).settings == json.loads(json.dumps(value))
+    Each example gets a new database (a new file, or a new PostgreSQL database).
+    """
+    cluster: PgCluster | None = (
+        request.getfixturevalue("pg_cluster") if kind == "postgres" else None
+    )
 
-    with tempfile.TemporaryDirectory() as folder:
-        asyncio.run(check(Path(folder) / "games.db"))
+    async def check(value: dict[str, Any], folder: Path) -> None:
+        if cluster is None:
+            backend: Backend = SqliteBackend(folder / "games.db")
+        else:
+            url, name = await cluster.create_database()
+            backend = PostgresBackend(cluster, url, name)
+        try:
+            async with backend.store() as store:
+                row = await store.create_game(GUILD, 10, None, settings={"old": True})
+                before = await backend.snapshot()
+                try:
+                    await store.set_settings(row.id, value)
+                except BadData:
+                    assert await backend.snapshot() == before
+                    assert (await store.load(row.id)).settings == {"old": True}
+                    return
+                assert (await store.load(row.id)).settings == json.loads(json.dumps(value))
+        finally:
+            await backend.cleanup()
+            if isinstance(backend, PostgresBackend):
+                await backend.cluster.release_database(backend.database)
+
+    @settings(max_examples=40, deadline=None)
+    @given(st.dictionaries(st.text(max_size=5), JSON_LIKE, max_size=4))
+    def examples(value: dict[str, Any]) -> None:
+        with tempfile.TemporaryDirectory() as folder:
+            asyncio.run(check(value, Path(folder)))
+
+    examples()
 
 
 def test_bad_data_is_a_store_error() -> None:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import gc
-from pathlib import Path
 
-from bot.store import SqliteGameStore
 from bot.store.cache import GameLocks, StateCache
+from tests.store.backends import StoreFactory
 from tests.store.conftest import GUILD, advance, make_state
 
 
 def test_cache_evicts_the_least_recently_used() -> None:
+    """The cache keeps the most recently used states and counts hits and misses."""
     cache = StateCache(2)
     cache.put(1, "a")
     cache.put(2, "b")
@@ -26,6 +26,7 @@ def test_cache_evicts_the_least_recently_used() -> None:
 
 
 async def test_locks_are_per_game_and_not_kept_forever() -> None:
+    """One lock per game, dropped when nobody holds or waits for it."""
     locks = GameLocks()
     first = locks(1)
     assert locks(1) is first and locks(2) is not first
@@ -36,8 +37,9 @@ async def test_locks_are_per_game_and_not_kept_forever() -> None:
     assert len(locks._locks) == 0
 
 
-async def test_a_small_cache_gives_the_same_games(tmp_path: Path) -> None:
-    async with SqliteGameStore(tmp_path / "a.db", cache_size=1) as small:
+async def test_a_small_cache_gives_the_same_games(store_factory: StoreFactory) -> None:
+    """With room for one game only, every game still plays and reads back right."""
+    async with store_factory(cache_size=1) as small:
         ids = [(await small.create_game(GUILD, n, make_state(n))).id for n in range(4)]
         for _ in range(3):
             for game_id in ids:

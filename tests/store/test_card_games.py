@@ -1,26 +1,26 @@
 """The card game in the store: the same tables, told apart by the state's format.
 
-Real SQLite files (``tmp_path``): a card game is created, played action by action,
-read back after the cache is emptied and after a restart, refused actions change
-nothing, and the log replays to the stored state.
+On both drivers: a card game is created, played action by action, read back after the
+cache is emptied and after a restart, refused actions change nothing, and the log
+replays to the stored state.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import pytest
 
 from bot.cardgame import CardState, SimpleCardPlayer, new_game
 from bot.cardgame.simple_player import next_simple_action
 from bot.engine.errors import IllegalAction
-from bot.store import SqliteGameStore, StaleAction
+from bot.store import StaleAction
+from bot.store.sql import SqlGameStore
+from tests.store.backends import Backend
 from tests.store.conftest import GUILD, USER, FakeClock
 
 SEATS = [("u1", "Anna"), ("u2", "Ben"), ("u3", "Cem")]
 
 
-async def play_stored(store: SqliteGameStore, game_id: int, count: int) -> CardState:
+async def play_stored(store: SqlGameStore, game_id: int, count: int) -> CardState:
     """Apply ``count`` simple-player actions through the store; the last state."""
     players = [SimpleCardPlayer() for _ in SEATS]
     state = (await store.load(game_id)).state
@@ -35,8 +35,9 @@ async def play_stored(store: SqliteGameStore, game_id: int, count: int) -> CardS
 
 
 async def test_a_card_game_is_stored_played_and_read_back(
-    store: SqliteGameStore, db_path: Path
+    store: SqlGameStore, backend: Backend
 ) -> None:
+    """A card game lives in the same tables: played, read back, reopened, rebuilt."""
     start = new_game(SEATS, seed=11)
     row = await store.create_game(GUILD, 5, start, created_by=USER, settings={"game": "cards"})
     assert isinstance(row.state, CardState) and row.state.to_json() == start.to_json()
@@ -48,7 +49,7 @@ async def test_a_card_game_is_stored_played_and_read_back(
     assert isinstance(again, CardState) and again.to_json() == state.to_json()
 
     await store.close()
-    reopened = SqliteGameStore(db_path, now=FakeClock())
+    reopened = backend.store(now=FakeClock())
     await reopened.open()
     try:
         loaded = (await reopened.load(row.id)).state
@@ -59,7 +60,8 @@ async def test_a_card_game_is_stored_played_and_read_back(
         await reopened.close()
 
 
-async def test_a_refused_card_action_changes_nothing(store: SqliteGameStore) -> None:
+async def test_a_refused_card_action_changes_nothing(store: SqlGameStore) -> None:
+    """An illegal or stale card action leaves the stored game as it was."""
     row = await store.create_game(GUILD, 6, new_game(SEATS, seed=3), created_by=USER)
     state = row.state
     assert isinstance(state, CardState)

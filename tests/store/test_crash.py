@@ -1,4 +1,7 @@
-"""Kill a process that is writing games with SIGKILL, again and again; lose nothing."""
+"""Kill a process that is writing games with SIGKILL, again and again; lose nothing.
+
+On both drivers: the child writes to the test's SQLite file or PostgreSQL database.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import SqliteGameStore
+from tests.store.backends import Backend, PostgresBackend, SqliteBackend
 from tests.store.crash_child import GUILD
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,11 +26,19 @@ RUNS = 8
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 
 
-def _run_child(db: Path, delay: float, after_ready: bool) -> tuple[list[str], str]:
+def target(backend: Backend) -> str:
+    """What a child process is told to open: the SQLite file or the PostgreSQL URL."""
+    if isinstance(backend, PostgresBackend):
+        return backend.url
+    assert isinstance(backend, SqliteBackend)
+    return str(backend.path)
+
+
+def _run_child(db: str, delay: float, after_ready: bool) -> tuple[list[str], str]:
     """Start a child, SIGKILL it ``delay`` s after start (or after ``ready``); its lines."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     child = subprocess.Popen(
-        [sys.executable, "-m", "tests.store.crash_child", str(db), str(GAMES)],
+        [sys.executable, "-m", "tests.store.crash_child", db, str(GAMES)],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,
@@ -53,12 +64,17 @@ def _run_child(db: Path, delay: float, after_ready: bool) -> tuple[list[str], st
     child.wait(timeout=30)
     reader.join(timeout=30)  # everything written before the kill is still in the pipe
     stderr = child.stderr.read() if child.stderr else ""
+    for pipe in (child.stdout, child.stderr):
+        if pipe is not None:
+            pipe.close()
     assert child.returncode == -signal.SIGKILL, f"the child died by itself:\n{stderr}"
     return lines, stderr
 
 
-async def test_sigkill_never_loses_a_reported_action(tmp_path: Path) -> None:
-    db = tmp_path / "crash.db"
+async def test_sigkill_never_loses_a_reported_action(backend: Backend) -> None:
+    """Every action a killed child reported as done is in the log; every game is the
+    replay of its log; nothing is set aside."""
+    db = target(backend)
     rng = random.Random(20260501)
     reported: set[tuple[int, int]] = set()
     for run in range(RUNS):
@@ -77,7 +93,7 @@ async def test_sigkill_never_loses_a_reported_action(tmp_path: Path) -> None:
                 reported.add((int(game_id), int(seq)))
     assert reported, "no action was reported in any run"
 
-    async with SqliteGameStore(db) as store:
+    async with backend.store() as store:
         assert await store.broken_games() == []
         games = await store.list_games(GUILD, include_finished=True)
         assert len(games) >= GAMES
@@ -90,10 +106,11 @@ async def test_sigkill_never_loses_a_reported_action(tmp_path: Path) -> None:
             assert record.replay().to_json() == row.state.to_json()
             assert len(record.actions) == row.seq
             seqs[info.id] = row.seq
-    conn = sqlite3.connect(db)
-    logged = set(conn.execute("SELECT game_id, seq FROM actions"))
-    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    conn.close()
+    logged = set(await backend.fetch("SELECT game_id, seq FROM actions"))
+    if isinstance(backend, SqliteBackend):
+        conn = sqlite3.connect(backend.path)
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        conn.close()
     missing = reported - logged
     assert not missing, f"reported as done but lost: {sorted(missing)[:10]}"
     assert all(seq <= seqs[game_id] for game_id, seq in reported)

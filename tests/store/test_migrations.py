@@ -1,4 +1,7 @@
-"""Schema migrations: from an empty file and from every earlier version to the head."""
+"""SQLite's schema migrations: from an empty file and from every earlier version to the head.
+
+(PostgreSQL's are tested in ``test_postgres.py``.)
+"""
 
 from __future__ import annotations
 
@@ -35,6 +38,7 @@ def _versions(path: Path) -> list[int]:
 
 
 def test_migrations_ship_with_the_package() -> None:
+    """The migration files are found, numbered 1, 2, 3, ... and not empty."""
     migrations = load_migrations()
     assert [m.version for m in migrations] == list(range(1, head_version() + 1))
     assert head_version() >= 2
@@ -42,6 +46,7 @@ def test_migrations_ship_with_the_package() -> None:
 
 
 def test_statements_keep_triggers_and_strings_whole() -> None:
+    """Splitting a file keeps triggers and quoted ';' whole, and refuses unterminated SQL."""
     migration = Migration(
         9,
         "x",
@@ -58,6 +63,7 @@ def test_statements_keep_triggers_and_strings_whole() -> None:
 
 
 async def test_from_an_empty_database(db_path: Path, clock: FakeClock) -> None:
+    """An empty file is migrated to the head; opening again applies nothing."""
     async with SqliteGameStore(db_path, now=clock) as store:
         await store.create_game(GUILD, 10, make_state())
     assert _versions(db_path) == list(range(1, head_version() + 1))
@@ -76,8 +82,10 @@ async def test_from_an_empty_database(db_path: Path, clock: FakeClock) -> None:
         assert name in tables
     conn = sqlite3.connect(db_path)
     columns = {row[1] for row in conn.execute("PRAGMA table_info(timers)")}
+    game_columns = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
     conn.close()
     assert {"leased_until", "attempts"} <= columns  # 0006
+    assert "settings_version" in game_columns  # 0008
     # Opening again applies nothing.
     async with SqliteGameStore(db_path, now=clock):
         pass
@@ -144,6 +152,7 @@ def _insert_v1_games(path: Path) -> dict[int, str]:
 
 @pytest.mark.parametrize("version", range(0, head_version()))
 async def test_from_every_earlier_version(db_path: Path, clock: FakeClock, version: int) -> None:
+    """A file left at any earlier version is migrated to the head with its data usable."""
     await _database_at(db_path, version, clock)
     assert _versions(db_path) == list(range(1, version + 1))
     finals = _insert_v1_games(db_path) if version >= 1 else {}
@@ -155,6 +164,7 @@ async def test_from_every_earlier_version(db_path: Path, clock: FakeClock, versi
         assert len(games) == len(finals)
         for info in games:
             assert info.settings == {"n": 1} and info.created_by == 5
+            assert info.settings_version == 0  # 0008: old games start at version 0
             row = await store.load(info.id)
             if info.status == GameStatus.LOBBY:
                 assert row.state is None
@@ -192,6 +202,10 @@ async def test_from_every_earlier_version(db_path: Path, clock: FakeClock, versi
         assert await store.meta("commands:global") is None
         await store.set_meta("commands:global", "f" * 64)
         assert await store.meta("commands:global") == "f" * 64
+        # Versioned settings (0008).
+        lobby = await store.create_game(GUILD, 98, None, settings={"a": 1})
+        patched = await store.patch_settings(lobby.id, {"b": 2}, expected_version=0)
+        assert (patched.settings, patched.settings_version) == ({"a": 1, "b": 2}, 1)
     conn = sqlite3.connect(db_path)
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
@@ -199,6 +213,7 @@ async def test_from_every_earlier_version(db_path: Path, clock: FakeClock, versi
 
 
 async def test_timers_pending_before_0006_stay_pending(db_path: Path, clock: FakeClock) -> None:
+    """Timers pending before the leases came stay pending and unleased."""
     # A database at 0005 with timers of every kind of history: the lease columns come
     # with "nobody holds it", so a pending timer is due as before and nothing else is.
     await _database_at(db_path, 5, clock)
@@ -234,6 +249,7 @@ async def test_timers_pending_before_0006_stay_pending(db_path: Path, clock: Fak
 
 
 async def test_a_newer_database_is_refused(db_path: Path, clock: FakeClock) -> None:
+    """A file migrated by a newer bot is refused with SchemaError."""
     async with SqliteGameStore(db_path, now=clock):
         pass
     conn = sqlite3.connect(db_path)
@@ -249,6 +265,7 @@ async def test_a_newer_database_is_refused(db_path: Path, clock: FakeClock) -> N
 async def test_a_failing_migration_changes_nothing(
     db_path: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A failing migration is rolled back whole."""
     async with SqliteGameStore(db_path, now=clock) as store:
         await store.create_game(GUILD, 10, make_state())
     head = head_version()
@@ -266,6 +283,7 @@ async def test_a_failing_migration_changes_nothing(
 
 
 async def test_two_processes_migrating_at_once(db_path: Path, clock: FakeClock) -> None:
+    """Two stores opening a new file at once migrate it once."""
     first, second = SqliteGameStore(db_path, now=clock), SqliteGameStore(db_path, now=clock)
     await asyncio.gather(first.open(), second.open())
     try:

@@ -1,4 +1,4 @@
-"""Creating, loading and playing games through the SQLite store."""
+"""Creating, loading and playing games through the store, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -6,7 +6,9 @@ import json
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 
+import asyncpg
 import pytest
 
 from bot.engine.errors import IllegalAction
@@ -22,13 +24,18 @@ from bot.store import (
     StaleAction,
 )
 from bot.store.bench import next_simple_action
+from bot.store.sql import SqlGameStore
+from tests.store.backends import Backend, PostgresBackend, SqliteBackend, StoreFactory
 from tests.store.conftest import GUILD, OTHER_GUILD, USER, FakeClock, advance, make_state, play
 
 
-async def test_create_load_apply(store: SqliteGameStore, db_path: Path) -> None:
+async def test_create_load_apply(store: SqlGameStore, backend: Backend) -> None:
+    """A game is created, read back and played one action: state and events as the
+    engine's."""
     state = make_state()
     row = await store.create_game(GUILD, 10, state, created_by=USER)
-    assert db_path.exists()
+    if isinstance(backend, SqliteBackend):
+        assert backend.path.exists()
     assert (row.guild_id, row.channel_id, row.created_by) == (GUILD, 10, USER)
     assert row.status == GameStatus.RUNNING
     assert row.seq == 0
@@ -47,7 +54,9 @@ async def test_create_load_apply(store: SqliteGameStore, db_path: Path) -> None:
     assert loaded.state is not None and loaded.state.to_json() == expected.to_json()
 
 
-async def test_states_handed_out_are_copies(store: SqliteGameStore) -> None:
+async def test_states_handed_out_are_copies(store: SqlGameStore) -> None:
+    """Every state the store hands out is the caller's own copy: changing it changes
+    nothing stored."""
     state = make_state()
     row = await store.create_game(GUILD, 10, state)
     state.players[0].cash = 1  # the caller's object is not the stored game
@@ -63,7 +72,8 @@ async def test_states_handed_out_are_copies(store: SqliteGameStore) -> None:
     assert loaded.state.to_json() == (await store.record(row.id)).replay().to_json()
 
 
-async def test_illegal_action_passes_through_and_changes_nothing(store: SqliteGameStore) -> None:
+async def test_illegal_action_passes_through_and_changes_nothing(store: SqlGameStore) -> None:
+    """A refused action raises the engine's IllegalAction unchanged and stores nothing."""
     state = make_state()
     row = await store.create_game(GUILD, 10, state)
     intruder = (state.current + 1) % len(state.players)
@@ -82,7 +92,8 @@ async def test_illegal_action_passes_through_and_changes_nothing(store: SqliteGa
     assert (await store.load(row.id)).seq == 3
 
 
-async def test_stale_action_is_already_done(store: SqliteGameStore) -> None:
+async def test_stale_action_is_already_done(store: SqlGameStore) -> None:
+    """An action made for an older seq is StaleAction ("already done"), with both seqs."""
     row = await store.create_game(GUILD, 10, make_state())
     await advance(store, row.id, 2)
     state = (await store.load(row.id)).state
@@ -96,7 +107,8 @@ async def test_stale_action_is_already_done(store: SqliteGameStore) -> None:
     assert (await store.load(row.id)).seq == 2
 
 
-async def test_one_unfinished_game_per_channel(store: SqliteGameStore) -> None:
+async def test_one_unfinished_game_per_channel(store: SqlGameStore) -> None:
+    """A channel holds one lobby or running game; a finished one frees it."""
     first = await store.create_game(GUILD, 10, make_state())
     with pytest.raises(ChannelBusy) as caught:
         await store.create_game(GUILD, 10, make_state(seed=8))
@@ -113,7 +125,8 @@ async def test_one_unfinished_game_per_channel(store: SqliteGameStore) -> None:
     assert await store.game_in_channel(12) is None
 
 
-async def test_lobby_then_start(store: SqliteGameStore) -> None:
+async def test_lobby_then_start(store: SqlGameStore) -> None:
+    """A lobby has settings but no state and takes no actions until it is started."""
     lobby = await store.create_game(GUILD, 10, None, created_by=USER, settings={"preset": "mark"})
     assert lobby.status == GameStatus.LOBBY and lobby.state is None
     assert lobby.settings == {"preset": "mark"}
@@ -135,7 +148,8 @@ async def test_lobby_then_start(store: SqliteGameStore) -> None:
     assert (await store.record(lobby.id)).start == state.to_dict()
 
 
-async def test_finished_games_stay_readable(store: SqliteGameStore) -> None:
+async def test_finished_games_stay_readable(store: SqlGameStore) -> None:
+    """A finished game keeps its state and record for history and takes no actions."""
     row = await store.create_game(GUILD, 10, make_state())
     last = await advance(store, row.id, 5)
     info = await store.finish(row.id, "abandoned")
@@ -152,7 +166,8 @@ async def test_finished_games_stay_readable(store: SqliteGameStore) -> None:
     assert [g.id for g in await store.list_games(GUILD, include_finished=True)] == [row.id]
 
 
-async def test_the_last_action_finishes_the_game(store: SqliteGameStore) -> None:
+async def test_the_last_action_finishes_the_game(store: SqlGameStore) -> None:
+    """The action that ends the game by the rules finishes the stored game in the same write."""
     state = new_game([("a", "A"), ("b", "B")], seed=2)
     while True:
         action = next_simple_action(state)
@@ -172,7 +187,8 @@ async def test_the_last_action_finishes_the_game(store: SqliteGameStore) -> None
     assert loaded.state is not None and loaded.state.to_json() == probe.to_json()
 
 
-async def test_list_games_by_guild(store: SqliteGameStore) -> None:
+async def test_list_games_by_guild(store: SqlGameStore) -> None:
+    """list_games lists a guild's open games, oldest first."""
     a = await store.create_game(GUILD, 10, make_state(1))
     b = await store.create_game(OTHER_GUILD, 20, make_state(2))
     c = await store.create_game(GUILD, 11, None)
@@ -181,7 +197,8 @@ async def test_list_games_by_guild(store: SqliteGameStore) -> None:
     assert await store.list_games(333) == []
 
 
-async def test_unknown_games(store: SqliteGameStore) -> None:
+async def test_unknown_games(store: SqlGameStore) -> None:
+    """Every method refuses a game id that no game has with GameNotFound."""
     for call in (
         store.load(404),
         store.apply(404, {"type": "roll", "player": 0}),
@@ -194,7 +211,8 @@ async def test_unknown_games(store: SqliteGameStore) -> None:
             await call
 
 
-async def test_times_come_from_the_injected_clock(store: SqliteGameStore, clock: FakeClock) -> None:
+async def test_times_come_from_the_injected_clock(store: SqlGameStore, clock: FakeClock) -> None:
+    """Created and updated times come from the store's clock, in UTC."""
     row = await store.create_game(GUILD, 10, make_state())
     assert row.created_at.tzinfo is not None
     assert row.created_at == row.updated_at <= clock.moment
@@ -204,35 +222,40 @@ async def test_times_come_from_the_injected_clock(store: SqliteGameStore, clock:
     assert info.updated_at.utcoffset() is not None and info.updated_at.utcoffset().seconds == 0
 
 
-async def test_naive_clock_is_refused(db_path: Path) -> None:
-    async with SqliteGameStore(db_path, now=lambda: datetime(2026, 1, 1)) as store:  # noqa: DTZ001
+async def test_naive_clock_is_refused(store_factory: StoreFactory) -> None:
+    """A clock without a time zone is refused at the first write, not silently taken."""
+    async with store_factory(now=lambda: datetime(2026, 1, 1)) as store:  # noqa: DTZ001
         with pytest.raises(ValueError, match="timezone-aware"):
             await store.create_game(GUILD, 10, make_state())
 
 
-async def test_record_replays_to_the_stored_state(store: SqliteGameStore) -> None:
+async def test_record_replays_to_the_stored_state(store: SqlGameStore, backend: Backend) -> None:
+    """The record of 150 actions replays to the stored state; the log has every seq."""
     row = await store.create_game(GUILD, 10, make_state(3))
     last = await advance(store, row.id, 150)
     record = await store.record(row.id)
     assert len(record.actions) == 150
     assert record.replay().to_json() == last.to_json()
     # The log keeps each action's events too.
-    conn = sqlite3.connect(store.path)
-    seqs = [r[0] for r in conn.execute("SELECT seq FROM actions WHERE game_id = ?", (row.id,))]
-    events = [json.loads(r[0]) for r in conn.execute("SELECT events_json FROM actions")]
-    conn.close()
+    rows = await backend.fetch(
+        "SELECT seq, events_json FROM actions WHERE game_id = ? ORDER BY seq", row.id
+    )
+    seqs = [r[0] for r in rows]
+    events = [json.loads(r[1]) for r in rows]
     assert seqs == list(range(1, 151))
     assert all(isinstance(e, list) and e for e in events)
 
 
-async def test_export_import_round_trip(store: SqliteGameStore, tmp_path: Path) -> None:
+async def test_export_import_round_trip(store: SqlGameStore, backend: Backend) -> None:
+    """A game exported from one database and imported into another plays on the same."""
     row = await store.create_game(GUILD, 10, make_state(4))
     await advance(store, row.id, 60)
     exported = await store.export(row.id)
     assert exported["format"] == "monopoly-record/1"
     text = json.dumps(exported)  # as a bug report would carry it
 
-    async with SqliteGameStore(tmp_path / "elsewhere.db") as other:
+    elsewhere = await backend.other()
+    async with elsewhere.store() as other:
         imported = await other.import_game(OTHER_GUILD, 77, json.loads(text), created_by=USER)
         assert imported.status == GameStatus.RUNNING and imported.seq == 60
         original = await store.load(row.id)
@@ -245,7 +268,8 @@ async def test_export_import_round_trip(store: SqliteGameStore, tmp_path: Path) 
         assert mine.to_json() == theirs.to_json()
 
 
-async def test_import_refuses_a_bad_record(store: SqliteGameStore) -> None:
+async def test_import_refuses_a_bad_record(store: SqlGameStore) -> None:
+    """A record that does not replay is InvalidRecord; a busy channel is ChannelBusy."""
     row = await store.create_game(GUILD, 10, make_state(5))
     await advance(store, row.id, 30)
     record = (await store.record(row.id)).to_dict()
@@ -261,7 +285,8 @@ async def test_import_refuses_a_bad_record(store: SqliteGameStore) -> None:
         await store.import_game(GUILD, 10, (await store.record(row.id)).to_dict())
 
 
-async def test_import_of_a_finished_game(store: SqliteGameStore) -> None:
+async def test_import_of_a_finished_game(store: SqlGameStore) -> None:
+    """An imported record that ends the game makes a finished game, which frees the channel."""
     state = new_game([("a", "A"), ("b", "B")], seed=0)
     record = GameRecord.begin(state)
     while state.phase != "over":
@@ -274,28 +299,36 @@ async def test_import_of_a_finished_game(store: SqliteGameStore) -> None:
     assert await store.game_in_channel(10) is None  # history does not hold the channel
 
 
-async def test_the_log_is_append_only(store: SqliteGameStore) -> None:
+async def test_the_log_is_append_only(store: SqlGameStore, backend: Backend) -> None:
+    """The database itself refuses to change or remove a logged action."""
     row = await store.create_game(GUILD, 10, make_state())
     await advance(store, row.id, 2)
-    conn = sqlite3.connect(store.path)
-    for statement in ("UPDATE actions SET action_json = '{}'", "DELETE FROM actions"):
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            conn.execute(statement)
-    conn.close()
+    statements = ["UPDATE actions SET action_json = '{}'", "DELETE FROM actions"]
+    if backend.name == "postgres":
+        statements.append("TRUNCATE actions")  # skips row triggers; refused all the same
+    for statement in statements:
+        with pytest.raises((sqlite3.IntegrityError, asyncpg.PostgresError), match="append-only"):
+            await backend.execute(statement)
+    assert len((await store.record(row.id)).actions) == 2
 
 
-async def test_database_settings(store: SqliteGameStore) -> None:
-    conn = sqlite3.connect(store.path)
+async def test_database_settings(db_path: Path) -> None:
+    """SQLite only: the file is in WAL mode."""
+    async with SqliteGameStore(db_path):
+        pass
+    conn = sqlite3.connect(db_path)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     conn.close()
 
 
 def test_unknown_synchronous_mode_is_refused(db_path: Path) -> None:
+    """SQLite only: a synchronous mode SQLite does not know is refused."""
     with pytest.raises(ValueError):
         SqliteGameStore(db_path, synchronous="OFF")
 
 
 async def test_store_for_settings(tmp_path: Path) -> None:
+    """Without a database URL the bot keeps its games in the SQLite file."""
     from bot.config import Settings
     from bot.store import store_for
 
@@ -306,7 +339,23 @@ async def test_store_for_settings(tmp_path: Path) -> None:
     assert (tmp_path / "x" / "m.db").exists()
 
 
-async def test_play_matches_the_engine(store: SqliteGameStore) -> None:
+async def test_store_for_a_database_url(pg_backend: PostgresBackend) -> None:
+    """MONOPOLY_DATABASE_URL picks PostgreSQL (postgres:// too); the SQLite path is unused."""
+    from bot.store import PostgresGameStore, store_for
+
+    url = pg_backend.url
+    for given in (url, "postgres" + url.removeprefix("postgresql")):
+        settings = SimpleNamespace(database_url=given, db_path=Path("/nonexistent/m.db"))
+        store = store_for(settings)  # type: ignore[arg-type]
+        assert isinstance(store, PostgresGameStore)
+        async with store:
+            await store.create_game(GUILD, 1 + len(given), make_state())
+    empty = SimpleNamespace(database_url="", db_path=Path("unused.db"))
+    assert isinstance(store_for(empty), SqliteGameStore)  # type: ignore[arg-type]
+
+
+async def test_play_matches_the_engine(store: SqlGameStore) -> None:
+    """Eighty stored actions give the engine's own events and state."""
     state = make_state(6)
     row = await store.create_game(GUILD, 10, state)
     expected = state.copy()
@@ -323,7 +372,7 @@ async def test_play_matches_the_engine(store: SqliteGameStore) -> None:
     assert current.to_json() == expected.to_json()
 
 
-async def test_finished_states_of_a_server(store: SqliteGameStore) -> None:
+async def test_finished_states_of_a_server(store: SqlGameStore) -> None:
     """What ``/monopoly stats`` reads: the final states of finished games only, oldest
     first, of that server only."""
     first = await store.create_game(GUILD, 10, make_state(seed=1))
@@ -338,15 +387,21 @@ async def test_finished_states_of_a_server(store: SqliteGameStore) -> None:
     assert running.id not in (first.id, other.id)
 
 
-async def test_meta_round_trip(db_path: Path, clock: FakeClock) -> None:
+async def test_meta_round_trip(backend: Backend, clock: FakeClock) -> None:
     """The bot's own records: unset is None, odd keys and long values come back exactly,
     a second write replaces the first, they survive a restart, bad text is refused and a
-    damaged value counts as unset."""
+    damaged value counts as unset.
+
+    A NUL character is kept by SQLite; PostgreSQL's text cannot hold one, so there it is
+    refused as BadData (and nothing is stored).
+    """
     from bot.store.errors import BadData
 
     odd_key = "commands:guild:1 ✓ \"quoted\" 'x'; DROP TABLE bot_meta; --\n\ttab % _ \x00 end"
+    if backend.name == "postgres":
+        nul_key, odd_key = odd_key, odd_key.replace("\x00", "")
     long_value = "Schloßallee €" * 100_000  # 1.3 million characters, not all ASCII
-    async with SqliteGameStore(db_path, now=clock) as store:
+    async with backend.store(now=clock) as store:
         assert await store.meta("commands:global") is None
         await store.set_meta("commands:global", "a" * 64)
         await store.set_meta(odd_key, long_value)
@@ -361,11 +416,19 @@ async def test_meta_round_trip(db_path: Path, clock: FakeClock) -> None:
                 await store.set_meta(bad_key, bad_value)  # type: ignore[arg-type]
         with pytest.raises(BadData):
             await store.meta("\ud800")
-    conn = sqlite3.connect(db_path)
-    with conn:
-        conn.execute("INSERT INTO bot_meta VALUES ('damaged', CAST(x'ff00fe' AS TEXT), 'now')")
-    conn.close()
-    async with SqliteGameStore(db_path, now=clock) as store:
+        if backend.name == "postgres":
+            for bad_key, bad_value in ((nul_key, "x"), ("k", "a\x00b")):
+                with pytest.raises(BadData) as caught:
+                    await store.set_meta(bad_key, bad_value)
+                assert "NUL" in caught.value.params["problem"]
+            with pytest.raises(BadData):
+                await store.meta(nul_key)
+    if isinstance(backend, SqliteBackend):
+        # Bytes that are not UTF-8 (only SQLite can hold them: PostgreSQL checks).
+        await backend.execute(
+            "INSERT INTO bot_meta VALUES ('damaged', CAST(x'ff00fe' AS TEXT), 'now')"
+        )
+    async with backend.store(now=clock) as store:
         assert await store.meta(odd_key) == long_value
         assert await store.meta("") == "the empty key is a key, too"
         assert await store.meta("commands:global") == ""

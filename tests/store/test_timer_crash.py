@@ -4,7 +4,8 @@ Timers fire at least once (bot/scheduler.py): a timer whose handler was cut off 
 the kill keeps its lease, and once the lease has run out the next process fires it
 again; the handler's idempotent effect absorbs the second run. So after any number
 of kills, at any moments, every timer has fired and been completed, and its effect
-is there exactly once: no timer is lost.
+is there exactly once: no timer is lost. On both drivers (the children write to the
+test's SQLite file or PostgreSQL database).
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ import pytest
 
 from bot.engine.game import new_game
 from bot.scheduler import CONCURRENCY
-from bot.store import SqliteGameStore
+from tests.store.backends import Backend, SqliteBackend
+from tests.store.test_crash import target
 
 ROOT = Path(__file__).resolve().parents[2]
 GUILD = 4343
@@ -41,8 +43,8 @@ pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SI
 class Child:
     """A running ``timer_child`` and the lines it has written so far."""
 
-    def __init__(self, db: Path, *, final: bool) -> None:
-        args = [sys.executable, "-m", "tests.store.timer_child", str(db), str(LEASE)]
+    def __init__(self, db: str, *, final: bool) -> None:
+        args = [sys.executable, "-m", "tests.store.timer_child", db, str(LEASE)]
         self.process = subprocess.Popen(
             [*args, "--final"] if final else args,
             cwd=ROOT,
@@ -85,13 +87,16 @@ class Child:
             self.process.send_signal(signal.SIGKILL)
         self.process.wait(timeout=30)
         self._reader.join(timeout=30)  # what was written before the kill is still in the pipe
-        assert self.process.stderr is not None
-        return self.process.stderr.read()
+        assert self.process.stderr is not None and self.process.stdout is not None
+        stderr = self.process.stderr.read()
+        self.process.stderr.close()
+        self.process.stdout.close()
+        return stderr
 
 
-async def _setup(db: Path) -> list[int]:
+async def _setup(backend: Backend) -> list[int]:
     """Games, and their timers all due already, in due order; the timers' ids."""
-    async with SqliteGameStore(db) as store:
+    async with backend.store() as store:
         games = [
             (await store.create_game(GUILD, 2000 + n, new_game(SEATS, seed=n))).id
             for n in range(GAMES)
@@ -107,9 +112,11 @@ def _ids(lines: list[str], kind: str) -> list[int]:
     return [int(line.split()[1]) for line in lines if line.startswith(f"{kind} ")]
 
 
-async def test_sigkill_never_loses_a_timer(tmp_path: Path) -> None:
-    db = tmp_path / "timers.db"
-    timer_ids = await _setup(db)
+async def test_sigkill_never_loses_a_timer(backend: Backend) -> None:
+    """After kills at random moments and a last run, every timer has fired and been
+    completed, its effect stored exactly once in its own game: 0 timers lost."""
+    db = target(backend)
+    timer_ids = await _setup(backend)
     rng = random.Random(20260502)
     runs: list[list[str]] = []
     for run in range(KILLS + 1):
@@ -140,12 +147,13 @@ async def test_sigkill_never_loses_a_timer(tmp_path: Path) -> None:
     assert refires <= KILLS * CONCURRENCY
     assert not [i for i, n in Counter(effects).items() if n > 1]  # never applied twice
 
-    conn = sqlite3.connect(db)
-    rows = conn.execute("SELECT id, game_id, fired_at, cancelled_at, attempts FROM timers")
+    rows = await backend.fetch("SELECT id, game_id, fired_at, cancelled_at, attempts FROM timers")
     timers = {row[0]: row[1:] for row in rows}
-    settings = dict(conn.execute("SELECT id, settings_json FROM games"))
-    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    conn.close()
+    settings = dict(await backend.fetch("SELECT id, settings_json FROM games"))
+    if isinstance(backend, SqliteBackend):
+        conn = sqlite3.connect(backend.path)
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        conn.close()
     assert sorted(timers) == sorted(timer_ids)
     lost = [i for i, (_, fired_at, cancelled_at, _) in timers.items() if fired_at is None]
     assert lost == []  # every timer completed

@@ -1,4 +1,8 @@
-"""Durable timers in the store: scheduling, replacing by key, due order, leases."""
+"""Durable timers in the store: scheduling, replacing by key, due order, leases, shards.
+
+Every test runs on both drivers (``store_factory``), except the ones about SQLite's own
+checks on the text form of times.
+"""
 
 from __future__ import annotations
 
@@ -8,10 +12,13 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
+import asyncpg
 import pytest
 
-from bot.store import GameNotFound, GameNotRunning, SqliteGameStore, Timer
+from bot.store import GameNotFound, GameNotRunning, GameStore, SqliteGameStore, Timer
 from bot.store.base import DEFAULT_LEASE
+from bot.store.sql import SqlGameStore
+from tests.store.backends import PostgresBackend, StoreFactory
 from tests.store.conftest import GUILD, ManualClock, make_state
 
 
@@ -22,21 +29,22 @@ def manual() -> ManualClock:
 
 
 @pytest.fixture
-async def tstore(db_path: Path, manual: ManualClock) -> AsyncIterator[SqliteGameStore]:
-    """An open store on a fresh file, on the manual clock."""
-    async with SqliteGameStore(db_path, now=manual) as store:
+async def tstore(store_factory: StoreFactory, manual: ManualClock) -> AsyncIterator[SqlGameStore]:
+    """An open store on this test's fresh database, on the manual clock."""
+    async with store_factory(now=manual) as store:
         yield store
 
 
-async def _game(store: SqliteGameStore, channel: int = 10) -> int:
-    return (await store.create_game(GUILD, channel, make_state())).id
+async def _game(store: GameStore, channel: int = 10, guild: int = GUILD) -> int:
+    return (await store.create_game(guild, channel, make_state())).id
 
 
 def _in(clock: ManualClock, seconds: float) -> datetime:
     return clock() + timedelta(seconds=seconds)
 
 
-async def test_add_timer_returns_and_keeps_it(tstore: SqliteGameStore, manual: ManualClock) -> None:
+async def test_add_timer_returns_and_keeps_it(tstore: SqlGameStore, manual: ManualClock) -> None:
+    """A timer comes back as given (times in UTC, its own payload copy) and is pending."""
     game = await _game(tstore)
     payload = {"seq": 4, "seat": 1}
     berlin = timezone(timedelta(hours=2))
@@ -54,7 +62,8 @@ async def test_add_timer_returns_and_keeps_it(tstore: SqliteGameStore, manual: M
     assert plain.payload == {} and plain.key is None
 
 
-async def test_add_timer_refuses_bad_input(tstore: SqliteGameStore, manual: ManualClock) -> None:
+async def test_add_timer_refuses_bad_input(tstore: SqlGameStore, manual: ManualClock) -> None:
+    """Naive times, payloads that are not JSON and unknown games are refused; nothing is added."""
     game = await _game(tstore)
     with pytest.raises(ValueError, match="timezone-aware"):
         await tstore.add_timer(game, "x", datetime(2026, 5, 1, 12, 0))  # noqa: DTZ001
@@ -67,15 +76,18 @@ async def test_add_timer_refuses_bad_input(tstore: SqliteGameStore, manual: Manu
     assert await tstore.pending_timers(game) == []
 
 
-async def test_a_lobby_may_have_timers(tstore: SqliteGameStore, manual: ManualClock) -> None:
+async def test_a_lobby_may_have_timers(tstore: SqlGameStore, manual: ManualClock) -> None:
+    """A lobby (an open game without a state) may have timers."""
     lobby = await tstore.create_game(GUILD, 10, None)
     timer = await tstore.add_timer(lobby.id, "lobby_expires", _in(manual, 600))
     assert await tstore.pending_timers(lobby.id) == [timer]
 
 
 async def test_same_key_replaces_the_pending_timer(
-    tstore: SqliteGameStore, manual: ManualClock
+    tstore: SqlGameStore, manual: ManualClock
 ) -> None:
+    """Scheduling a key again replaces the game's pending timer of that key; keyless timers never
+    replace."""
     game, other = await _game(tstore, 10), await _game(tstore, 11)
     first = await tstore.add_timer(game, "turn_deadline", _in(manual, 60), key="turn:1")
     again = await tstore.add_timer(game, "turn_deadline", _in(manual, 90), key="turn:1")
@@ -93,8 +105,10 @@ async def test_same_key_replaces_the_pending_timer(
 
 
 async def test_scheduling_a_leased_key_again_replaces_it(
-    tstore: SqliteGameStore, manual: ManualClock
+    tstore: SqlGameStore, manual: ManualClock
 ) -> None:
+    """A handler that schedules its own key again replaces the leased timer, which it then completes
+    harmlessly."""
     # A deadline's handler schedules the next deadline under the same key while it
     # holds the lease on the old one: the old one is cancelled, the new one pending.
     game = await _game(tstore)
@@ -109,7 +123,9 @@ async def test_scheduling_a_leased_key_again_replaces_it(
     assert await tstore.next_due_at() == new.due_at
 
 
-async def test_cancel_timers(tstore: SqliteGameStore, manual: ManualClock) -> None:
+async def test_cancel_timers(tstore: SqlGameStore, manual: ManualClock) -> None:
+    """cancel_timers cancels the game's pending timers (by kind and key if given) and
+    counts them."""
     game, other = await _game(tstore, 10), await _game(tstore, 11)
     a = await tstore.add_timer(game, "reminder", _in(manual, 10), key="r:1")
     b = await tstore.add_timer(game, "reminder", _in(manual, 20), key="r:2")
@@ -132,7 +148,8 @@ async def test_cancel_timers(tstore: SqliteGameStore, manual: ManualClock) -> No
     assert await tstore.cancel_timers(game + 100) == 0
 
 
-async def test_next_due_and_due_order(tstore: SqliteGameStore, manual: ManualClock) -> None:
+async def test_next_due_and_due_order(tstore: SqlGameStore, manual: ManualClock) -> None:
+    """due_timers lists due timers earliest first (ties: oldest); next_due_at names the earliest."""
     assert await tstore.next_due_at() is None
     game, other = await _game(tstore, 10), await _game(tstore, 11)
     start = manual()
@@ -160,8 +177,9 @@ async def test_next_due_and_due_order(tstore: SqliteGameStore, manual: ManualClo
 
 
 async def test_a_lease_keeps_a_timer_until_it_runs_out(
-    tstore: SqliteGameStore, manual: ManualClock
+    tstore: SqlGameStore, manual: ManualClock
 ) -> None:
+    """While its lease lasts a timer is pending but not due; then it is due again."""
     game = await _game(tstore)
     timer = await tstore.add_timer(game, "t", manual())
     assert await tstore.claim_timer(timer.id) is True
@@ -192,7 +210,8 @@ async def test_a_lease_keeps_a_timer_until_it_runs_out(
     assert await tstore.next_due_at() is None
 
 
-async def test_claim_refuses_bad_input(tstore: SqliteGameStore, manual: ManualClock) -> None:
+async def test_claim_refuses_bad_input(tstore: SqlGameStore, manual: ManualClock) -> None:
+    """A lease of no length and naive times are refused; no attempt is counted."""
     game = await _game(tstore)
     timer = await tstore.add_timer(game, "t", manual())
     with pytest.raises(ValueError):
@@ -204,7 +223,8 @@ async def test_claim_refuses_bad_input(tstore: SqliteGameStore, manual: ManualCl
     assert [t.attempts for t in await tstore.pending_timers(game)] == [0]
 
 
-async def test_claim_with_the_callers_clock(tstore: SqliteGameStore, manual: ManualClock) -> None:
+async def test_claim_with_the_callers_clock(tstore: SqlGameStore, manual: ManualClock) -> None:
+    """claim_timer takes the caller's clock for the lease."""
     game = await _game(tstore)
     timer = await tstore.add_timer(game, "t", manual())
     later = _in(manual, 50)
@@ -216,8 +236,9 @@ async def test_claim_with_the_callers_clock(tstore: SqliteGameStore, manual: Man
 
 
 async def test_a_failed_timer_waits_for_its_back_off(
-    tstore: SqliteGameStore, manual: ManualClock
+    tstore: SqlGameStore, manual: ManualClock
 ) -> None:
+    """retry_timer keeps a timer pending until its back-off ends."""
     game = await _game(tstore)
     timer = await tstore.add_timer(game, "t", _in(manual, -5), {"seq": 3})
     assert await tstore.claim_timer(timer.id)
@@ -236,7 +257,8 @@ async def test_a_failed_timer_waits_for_its_back_off(
     assert await tstore.pending_timers(game) == []
 
 
-async def test_a_lease_can_be_renewed(tstore: SqliteGameStore, manual: ManualClock) -> None:
+async def test_a_lease_can_be_renewed(tstore: SqlGameStore, manual: ManualClock) -> None:
+    """A pending timer's lease can be renewed; a completed one's not."""
     game = await _game(tstore)
     timer = await tstore.add_timer(game, "t", manual())
     assert await tstore.claim_timer(timer.id, lease_seconds=10)
@@ -252,8 +274,9 @@ async def test_a_lease_can_be_renewed(tstore: SqliteGameStore, manual: ManualClo
 
 
 async def test_concurrent_claims_exactly_one_wins(
-    tstore: SqliteGameStore, manual: ManualClock
+    tstore: SqlGameStore, manual: ManualClock
 ) -> None:
+    """Of ten claims at once exactly one gets the lease, again after it ran out."""
     game = await _game(tstore)
     timer = await tstore.add_timer(game, "t", manual())
     outcomes = await asyncio.gather(*(tstore.claim_timer(timer.id) for _ in range(10)))
@@ -266,12 +289,14 @@ async def test_concurrent_claims_exactly_one_wins(
 
 
 async def test_claims_from_two_processes_exactly_one_wins(
-    db_path: Path, manual: ManualClock
+    store_factory: StoreFactory, manual: ManualClock
 ) -> None:
-    # Two stores on one file are two connections, as two bot processes would have.
+    """Two stores on one database claim the same due timers: each timer goes to exactly
+    one of them; once the leases ran out, again exactly one each."""
+    # Two stores on one database are two connections (pools), as two bot processes have.
     async with (
-        SqliteGameStore(db_path, now=manual) as first,
-        SqliteGameStore(db_path, now=manual) as second,
+        store_factory(now=manual) as first,
+        store_factory(now=manual) as second,
     ):
         game = await _game(first)
         timers = [await first.add_timer(game, "t", manual()) for _ in range(20)]
@@ -290,8 +315,9 @@ async def test_claims_from_two_processes_exactly_one_wins(
 
 
 async def test_finishing_a_game_cancels_its_timers(
-    tstore: SqliteGameStore, manual: ManualClock
+    tstore: SqlGameStore, manual: ManualClock
 ) -> None:
+    """Finishing a game cancels its pending timers; none can be added afterwards."""
     game, other = await _game(tstore, 10), await _game(tstore, 11)
     due = [await tstore.add_timer(game, "t", _in(manual, s)) for s in (0, 10, 20)]
     kept = await tstore.add_timer(other, "t", _in(manual, 5))
@@ -305,8 +331,9 @@ async def test_finishing_a_game_cancels_its_timers(
 
 
 async def test_setting_a_game_aside_cancels_its_timers(
-    tstore: SqliteGameStore, manual: ManualClock
+    tstore: SqlGameStore, manual: ManualClock
 ) -> None:
+    """Setting a game aside cancels its timers; rebuilding it does not bring them back."""
     game = await _game(tstore)
     await tstore.add_timer(game, "t", manual())
     await tstore.set_aside(game, "test")
@@ -320,6 +347,7 @@ async def test_setting_a_game_aside_cancels_its_timers(
 
 
 async def test_the_database_keeps_timers_to_open_games(db_path: Path, manual: ManualClock) -> None:
+    """SQLite: the triggers and checks hold for any writer (plain sqlite3 here)."""
     async with SqliteGameStore(db_path, now=manual) as store:
         game = await _game(store)
         await store.add_timer(game, "t", manual())
@@ -367,22 +395,168 @@ async def test_the_database_keeps_timers_to_open_games(db_path: Path, manual: Ma
     conn.close()
 
 
-async def test_timers_survive_a_restart(db_path: Path, manual: ManualClock) -> None:
-    async with SqliteGameStore(db_path, now=manual) as store:
+async def test_timers_survive_a_restart(store_factory: StoreFactory, manual: ManualClock) -> None:
+    """A timer outlives its process; one leased by a process that died waits for its lease."""
+    async with store_factory(now=manual) as store:
         game = await _game(store)
         timer = await store.add_timer(game, "turn_deadline", _in(manual, 60), {"seq": 3}, key="t")
     manual.advance(3600)  # the bot was down for an hour
-    async with SqliteGameStore(db_path, now=manual) as store:
+    async with store_factory(now=manual) as store:
         assert await store.due_timers(manual()) == [timer]
         assert await store.claim_timer(timer.id)
     # The process died holding the lease: the timer is not lost, it waits for the end.
-    async with SqliteGameStore(db_path, now=manual) as store:
+    async with store_factory(now=manual) as store:
         assert await store.due_timers(manual()) == []
         assert await store.next_due_at() == _in(manual, DEFAULT_LEASE)
         manual.advance(DEFAULT_LEASE)
         assert [t.id for t in await store.due_timers(manual())] == [timer.id]
         assert await store.claim_timer(timer.id)
         assert await store.complete_timer(timer.id)
-    async with SqliteGameStore(db_path, now=manual) as store:
+    async with store_factory(now=manual) as store:
         assert await store.due_timers(manual() + timedelta(days=1)) == []
         assert await store.next_due_at() is None
+
+
+async def test_the_database_keeps_timers_to_open_games_postgres(
+    pg_backend: PostgresBackend, manual: ManualClock
+) -> None:
+    """PostgreSQL: the PL/pgSQL triggers of migration 0003 hold for any writer (raw SQL):
+    a game that ends cancels its pending timers in the same statement, and no pending
+    timer can be added to a game that is not open (or does not exist)."""
+    async with pg_backend.store(now=manual) as store:
+        game = await _game(store)
+        other = await _game(store, 11)
+        await store.add_timer(game, "t", manual())
+        kept = await store.add_timer(other, "t", manual())
+    await pg_backend.execute("UPDATE games SET status = 'finished' WHERE id = ?", game)
+    pending = await pg_backend.fetch("SELECT id FROM timers WHERE cancelled_at IS NULL")
+    assert pending == [(kept.id,)]
+    await pg_backend.execute("UPDATE games SET status = 'broken' WHERE id = ?", other)
+    assert await pg_backend.fetch("SELECT id FROM timers WHERE cancelled_at IS NULL") == []
+    insert = (
+        "INSERT INTO timers (game_id, kind, due_at, payload_json, created_at)"
+        " VALUES (?, 't', now(), ?, now())"
+    )
+    for game_id, payload in ((game, "{}"), (game + 100, "{}")):
+        with pytest.raises(asyncpg.PostgresError, match="only for lobbies and running games"):
+            await pg_backend.execute(insert, game_id, payload)
+    await pg_backend.execute(
+        "INSERT INTO games (guild_id, channel_id, status, created_at, updated_at)"
+        " VALUES (1, 2, 'lobby', now(), now())"
+    )
+    [(lobby,)] = await pg_backend.fetch("SELECT max(id) FROM games")
+    for payload in ("[]", "{oops", "1"):
+        with pytest.raises(asyncpg.PostgresError):
+            await pg_backend.execute(insert, lobby, payload)
+    await pg_backend.execute(insert, lobby, "{}")
+    [(timer,)] = await pg_backend.fetch("SELECT max(id) FROM timers")
+    with pytest.raises(asyncpg.CheckViolationError):
+        await pg_backend.execute("UPDATE timers SET attempts = -1 WHERE id = ?", timer)
+    # A fired or cancelled timer is history: it may name any game.
+    await pg_backend.execute(
+        "INSERT INTO timers (game_id, kind, due_at, created_at, fired_at)"
+        " VALUES (?, 't', now(), now(), now())",
+        game,
+    )
+
+
+async def test_a_game_ending_while_a_timer_is_added_keeps_no_pending_timer(
+    pg_backend: PostgresBackend, manual: ManualClock
+) -> None:
+    """PostgreSQL runs writers side by side: a game that ends while another process adds
+    its timers is left with no pending timer, whichever commits first (the insert locks
+    the game's row, so the ending waits for it and cancels it, or the insert fails)."""
+    async with (
+        pg_backend.store(now=manual) as first,
+        pg_backend.store(now=manual) as second,
+    ):
+        for round_ in range(20):
+            game = await _game(first, 100 + round_)
+            outcomes = await asyncio.gather(
+                *(second.add_timer(game, "t", manual(), key=f"k{n}") for n in range(3)),
+                first.finish(game, "ended"),
+                return_exceptions=True,
+            )
+            assert all(o is None or isinstance(o, Timer | GameNotRunning) for o in outcomes[:3])
+            assert not isinstance(outcomes[3], BaseException)
+            assert await first.pending_timers(game) == []
+
+
+async def test_adding_one_key_from_two_processes_keeps_one_pending(
+    store_factory: StoreFactory, manual: ManualClock
+) -> None:
+    """Two processes scheduling the same key of a game at once: one replaces the other,
+    neither fails, and exactly one timer of that key is pending."""
+    async with store_factory(now=manual) as first, store_factory(now=manual) as second:
+        game = await _game(first)
+        timers = await asyncio.gather(
+            *(
+                store.add_timer(game, "deadline", _in(manual, n), {"n": n}, key="turn")
+                for n in range(10)
+                for store in (first, second)
+            )
+        )
+        pending = await first.pending_timers(game)
+        assert len(pending) == 1 and pending[0].id in {t.id for t in timers}
+
+
+async def test_due_timers_by_shard(tstore: SqlGameStore, manual: ManualClock) -> None:
+    """With ``shards`` a process lists only the timers of its guilds, by Discord's formula
+    ``(guild_id >> 22) % shard_count``; next_due_at too."""
+    # Guild snowflakes whose shard of 3 is known: shard = (guild >> 22) % 3.
+    guilds = {shard: (1_000 * 3 + shard) << 22 for shard in range(3)}
+    assert all((g >> 22) % 3 == shard for shard, g in guilds.items())
+    games = {shard: await _game(tstore, 10 + shard, guild) for shard, guild in guilds.items()}
+    timers = {
+        shard: await tstore.add_timer(game, "t", _in(manual, -shard - 1))
+        for shard, game in games.items()
+    }
+    late = await tstore.add_timer(games[1], "t", _in(manual, 100))
+    now = manual()
+
+    async def due(*shards: int) -> list[int]:
+        found = await tstore.due_timers(now, shards=(3, frozenset(shards)))
+        return [t.id for t in found]
+
+    assert await due(0) == [timers[0].id]
+    assert await due(1, 2) == [timers[2].id, timers[1].id]  # earliest due first
+    assert await due(0, 1, 2) == [t.id for t in await tstore.due_timers(now)]
+    assert await due() == []
+    assert await tstore.next_due_at(shards=(3, frozenset({1}))) == timers[1].due_at
+    assert await tstore.next_due_at(shards=(3, frozenset())) is None
+    assert await tstore.next_due_at(shards=(1, frozenset({0}))) == timers[2].due_at
+    for shard in (0, 1, 2):
+        assert await tstore.claim_timer(timers[shard].id)
+        assert await tstore.complete_timer(timers[shard].id)
+    assert await tstore.next_due_at(shards=(3, frozenset({1}))) == late.due_at
+    assert await tstore.next_due_at(shards=(3, frozenset({0, 2}))) is None
+    for bad in ((0, frozenset()), (3, frozenset({3})), (3, frozenset({-1})), (3, "0"), (3,)):
+        with pytest.raises(ValueError):
+            await tstore.due_timers(now, shards=bad)  # type: ignore[arg-type]
+        with pytest.raises(ValueError):
+            await tstore.next_due_at(shards=bad)  # type: ignore[arg-type]
+
+
+async def test_a_lease_that_runs_out_is_taken_over_by_the_other_process(
+    store_factory: StoreFactory, manual: ManualClock
+) -> None:
+    """Process A takes a timer and dies; B cannot take it while the lease lasts, and takes
+    it over once the lease has run out (A, were it alive, then could not complete it
+    twice)."""
+    async with store_factory(now=manual) as first, store_factory(now=manual) as second:
+        game = await _game(first)
+        timer = await first.add_timer(game, "t", manual())
+        assert await first.claim_timer(timer.id, lease_seconds=30)
+        assert await second.due_timers(manual()) == []
+        assert not await second.claim_timer(timer.id)
+        manual.advance(29)
+        assert not await second.claim_timer(timer.id)
+        manual.advance(1)
+        assert [t.id for t in await second.due_timers(manual())] == [timer.id]
+        assert await second.claim_timer(timer.id)
+        assert not await first.claim_timer(timer.id)
+        [taken] = await second.pending_timers(game)
+        assert taken.attempts == 2
+        assert await second.complete_timer(timer.id)
+        assert not await first.complete_timer(timer.id)  # fired once
+        assert await first.pending_timers(game) == []

@@ -1,6 +1,7 @@
 """Child process of ``test_timer_crash``: runs a real scheduler until it is killed.
 
-Usage: ``python -m tests.store.timer_child DB LEASE_SECONDS [--final]``. The parent
+Usage: ``python -m tests.store.timer_child DB LEASE_SECONDS [--final]``, where ``DB`` is a
+SQLite file or a ``postgresql://`` URL. The parent
 has made the games and their due timers. The handler does what a real one does: it
 writes to the store, idempotently by the timer (the game's settings keep the list of
 timers whose effect was applied; a timer already in it changes nothing), and takes a
@@ -21,7 +22,8 @@ import sys
 from datetime import UTC, datetime
 
 from bot.scheduler import Scheduler
-from bot.store import SqliteGameStore, Timer
+from bot.store import Timer
+from tests.store.crash_child import open_store
 
 #: Seconds a handler waits before and after storing its effect.
 WORK = 0.004
@@ -42,7 +44,7 @@ def utc_now() -> datetime:
 
 async def main(path: str, lease: float, final: bool) -> None:
     """Fire the database's timers with an idempotent handler until killed (or done)."""
-    store = SqliteGameStore(path)
+    store = open_store(path)
     await store.open()
 
     async def handler(timer: Timer) -> None:
@@ -53,7 +55,11 @@ async def main(path: str, lease: float, final: bool) -> None:
         if timer.id in fired:
             say(f"absorbed {timer.id}")  # a run before the crash got this far
         else:
-            await store.set_settings(timer.game_id, {**row.settings, "fired": [*fired, timer.id]})
+            # Versioned: had anything written the settings since the load, this would
+            # fail (and the timer be tried again) instead of overwriting it.
+            await store.patch_settings(
+                timer.game_id, {"fired": [*fired, timer.id]}, expected_version=row.settings_version
+            )
             say(f"effect {timer.id}")
         await asyncio.sleep(WORK)
 
