@@ -154,7 +154,7 @@ class LobbyCog(FeatureCog, name="Lobby"):
             message = await self.core.publisher.send(row.id, thread, "lobby", **lobby)
             if message is None:
                 return  # the reconciler posts the lobby once it can
-        await self.core.store.set_settings(row.id, {**row.settings, "lobby_message": message.id})
+        await self.core.store.patch_settings(row.id, {"lobby_message": message.id})
 
     async def _suggest(
         self, interaction: discord.Interaction, current: str, kind: str, own_only: bool = False

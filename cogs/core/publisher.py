@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+_NONE = object()  # a key that is not there
 T = TypeVar("T")
 
 #: Seconds between two edits of one message (Discord rate-limits edits per channel).
@@ -261,7 +262,7 @@ class Publisher:
                 ok = await card_messages.post_table(self, row, settings, channel)
             else:
                 ok = await board_messages.post_turn(self, row, settings, channel, state.events)
-            await self.core.store.set_settings(game, settings)
+            await self.save(row, settings)
             return ok
 
     async def show(self, game: int) -> bool:
@@ -275,9 +276,17 @@ class Publisher:
             else:
                 lines = list(settings.get("turn_lines", []))
                 ok = await board_messages.post_turn(self, row, settings, channel, lines)
-            await self.core.store.set_settings(game, settings)
+            await self.save(row, settings)
             return ok
 
     async def save(self, row: GameRow, settings: dict[str, Any]) -> None:
-        """Write back the settings a publishing step changed."""
-        await self.core.store.set_settings(row.id, settings)
+        """Write back the settings keys a publishing step changed or removed.
+
+        Only those top-level keys are written (atomically, ``patch_settings``), so a
+        change another process made to other keys meanwhile is kept.
+        """
+        old = row.settings
+        changed = {key: value for key, value in settings.items() if old.get(key, _NONE) != value}
+        removed = [key for key in old if key not in settings]
+        if changed or removed:
+            await self.core.store.patch_settings(row.id, changed, removed)

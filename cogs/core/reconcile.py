@@ -20,6 +20,8 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING, Any
 
+import discord
+
 from bot.asyncplay.planner import TURN_TIMERS
 from bot.cardgame import CardState
 from bot.liveness import missing_parts, stale_message
@@ -57,10 +59,16 @@ class Reconciler:
         self.dirty: set[int] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loop_task: asyncio.Task[None] | None = None
+        self._sleeper: asyncio.Future[None] | None = None
+        self._dirty_due = 0.0
 
     def failed(self, game: int) -> None:
-        """A Discord call of ``game`` failed: look at it at the next sweep."""
+        """A Discord call of ``game`` failed: look at it ``sweep_every`` seconds from now."""
+        if not self.dirty:
+            self._dirty_due = _now() + self.sweep_every
         self.dirty.add(game)
+        if self._sleeper is not None:
+            self._sleeper.cancel()  # the loop may sleep until the next full sweep: shorten it
 
     def check_soon(
         self, game: int, message_id: int | None = None, shown_seq: int | None = None
@@ -145,7 +153,7 @@ class Reconciler:
                 ok = await board_messages.post_offers(pub, row, state, settings, None, channel)
             if ok:
                 done.append(part)
-        await self.core.store.set_settings(row.id, settings)
+        await pub.save(row, settings)
         return done
 
     async def _plan(self, row: GameRow, state: Any, settings: dict[str, Any]) -> None:
@@ -192,17 +200,39 @@ class Reconciler:
         self._loop_task = None
 
     async def _run(self) -> None:
-        since_full = 0.0
-        everything = True
+        # Wakes only when there is something to do: the full sweep every ``full_every``
+        # seconds, and ``sweep_every`` seconds after a failure (failed() cuts a longer
+        # sleep short), so a quiet bot does not poll its store every minute.
+        next_full = 0.0
         while True:
+            now = _now()
             try:
-                repaired = await self.sweep(everything=everything)
-                if repaired:
-                    log.info("Sweep repaired %d game(s): %s", len(repaired), repaired)
+                if now >= next_full:
+                    next_full = now + self.full_every
+                    await self._sweep_and_log(everything=True)
+                elif self.dirty and now >= self._dirty_due:
+                    await self._sweep_and_log(everything=False)
             except Exception:  # noqa: BLE001 - the store may be busy; next round
                 log.exception("The reconciler's sweep failed")
-            await asyncio.sleep(self.sweep_every)
-            since_full += self.sweep_every
-            everything = since_full >= self.full_every
-            if everything:
-                since_full = 0.0
+            if self.dirty and self._dirty_due <= _now():
+                self._dirty_due = _now() + self.sweep_every  # still failing: again later
+            wake_at = min(next_full, self._dirty_due) if self.dirty else next_full
+            self._sleeper = asyncio.ensure_future(asyncio.sleep(max(0.0, wake_at - _now())))
+            try:
+                await self._sleeper
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise  # the reconciler is being stopped
+            finally:
+                self._sleeper = None
+
+    async def _sweep_and_log(self, *, everything: bool) -> None:
+        repaired = await self.sweep(everything=everything)
+        if repaired:
+            log.info("Sweep repaired %d game(s): %s", len(repaired), repaired)
+
+
+def _now() -> float:
+    """Seconds on the bot's clock (``discord.utils.utcnow``, which tests can move)."""
+    return discord.utils.utcnow().timestamp()
