@@ -25,8 +25,10 @@ import copy
 import functools
 import itertools
 import logging
+import tempfile
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -45,7 +47,7 @@ from bot.engine.rng import SplitMix64
 from bot.engine.scenario import SCENARIO_FORMAT, run
 from bot.engine.state import GameState
 from bot.i18n import t
-from bot.store import GameRow, SqliteGameStore
+from bot.store import GameRow
 
 #: Quicker coalesced edits and stale-click checks than in production (short real-time waits).
 TEST_TUNING = Tuning(edit_interval=0.05, check_delay=0.05)
@@ -224,19 +226,24 @@ async def table(
         pytest.fail("the bot logged errors:\n" + errors.report(), pytrace=False)
 
 
-def restarted_bot(db_path: Any) -> MonopolyBot:
-    """A new bot on the same database file, built like the conftest's ``simcord_bot``."""
-    settings = Settings(discord_token=None, db_path=db_path, log_level="INFO", dev_guild_id=None)
+def restarted_bot(database: Any) -> MonopolyBot:
+    """A new bot on the same database, built like the conftest's ``simcord_bot``."""
+    settings = Settings(
+        discord_token=None,
+        db_path=Path(tempfile.gettempdir()) / "unused.db",
+        log_level="INFO",
+        dev_guild_id=None,
+    )
     seeds = itertools.count(7)
     return MonopolyBot(
-        settings, store=SqliteGameStore(db_path), seeds=lambda: next(seeds), tuning=TEST_TUNING
+        settings, store=database.store(), seeds=lambda: next(seeds), tuning=TEST_TUNING
     )
 
 
-async def restart(table: Table, db_path: Any) -> MonopolyBot:
+async def restart(table: Table, database: Any) -> MonopolyBot:
     """Restart the bot process: a fresh bot on the same database, same virtual Discord."""
     old = table.bot
-    await table.env.restart_bot(restarted_bot(db_path))
+    await table.env.restart_bot(restarted_bot(database))
     await old.stop_background()  # the old process is gone; so are its timers loop
     await old.store.close()  # and its connection
     return table.bot

@@ -106,7 +106,7 @@ async def test_no_deadline_means_no_timers(table: Table) -> None:
 
 
 async def test_a_deadline_that_passed_while_the_bot_was_down_fires_once(
-    table: Table, db_path: Any
+    table: Table, database: Any
 ) -> None:
     """The bot goes down with a deadline pending; two hours later it starts again. The
     overdue deadline fires once on start-up (one "deadline passed" message, one default
@@ -117,7 +117,7 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_fires_once(
     await table.env.advance_time(2 * 3600)
     assert not texts(table, t("de", "deadline.passed", players="alice"))
 
-    await restart(table, db_path)
+    await restart(table, database)
     await table.env.advance_time(1)  # the new loop's first round
     passed = texts(table, t("de", "deadline.passed", players="alice"))
     assert len(passed) == 1

@@ -131,12 +131,12 @@ async def test_a_missing_permission_is_said_once(table: Table) -> None:
 
 
 async def test_a_restart_reconciles_a_game_left_without_its_turn_message(
-    table: Table, db_path: Any
+    table: Table, database: Any
 ) -> None:
     """The post of Bob's turn message fails and the bot is restarted before any sweep: at
     start-up the game gets its turn message (and its timers) back."""
     game, _ = await _end_turn_into_fault(table, 500, 0, "POST", MESSAGES)
-    await restart(table, db_path)
+    await restart(table, database)
     await table.env.settle()
     row = await table.row(game)
     assert row.state is not None and row.settings["turn_seq"] == row.state.seq
@@ -280,7 +280,7 @@ async def test_start_names_the_permissions_the_bot_lacks(table: Table) -> None:
     assert [m for m in closed.history() if m.author.bot and not m.flags.ephemeral] == []
 
 
-async def test_an_upgrade_keeps_running_deadlines_and_messages(table: Table, db_path: Any) -> None:
+async def test_an_upgrade_keeps_running_deadlines_and_messages(table: Table, database: Any) -> None:
     """A game stored by the previous version (no record of what its messages show or for
     which state its timers were planned) is restarted on this one: its deadline keeps its
     time and its turn message stays the live one."""
@@ -291,7 +291,7 @@ async def test_an_upgrade_keeps_running_deadlines_and_messages(table: Table, db_
     await table.bot.store.set_settings(game, legacy)
     await table.env.advance_time(600)
 
-    await restart(table, db_path)
+    await restart(table, database)
     await table.env.settle()
 
     after = {tm.kind: tm for tm in await table.bot.store.pending_timers(game)}["deadline"]

@@ -25,7 +25,7 @@ from tests.discord.helpers import (
 pytest_plugins = ["tests.discord.helpers"]
 
 
-async def test_the_turn_message_works_after_a_restart(table: Table, db_path: Path) -> None:
+async def test_the_turn_message_works_after_a_restart(table: Table, database: Path) -> None:
     """Alice sits in jail when the bot restarts. She presses "Würfeln" on the turn message
     posted before the restart: she throws 1+2 – the same throw as without the restart – stays
     inside, ends her turn, and Bob's turn message follows."""
@@ -40,7 +40,7 @@ async def test_the_turn_message_works_after_a_restart(table: Table, db_path: Pat
     apply_action(expected, {"type": "roll", "player": 0})
     old_bot = table.bot
 
-    new_bot = await restart(table, db_path)
+    new_bot = await restart(table, database)
 
     assert new_bot is not old_bot
     await table.alice.click(turn, label="🎲 Würfeln")
@@ -57,7 +57,7 @@ async def test_the_turn_message_works_after_a_restart(table: Table, db_path: Pat
 
 
 async def test_a_purchase_after_a_restart_is_the_same_as_without(
-    table: Table, db_path: Path
+    table: Table, database: Path
 ) -> None:
     """Alice stands on the Südbahnhof when the bot restarts; she buys it with the button of
     the old message. The stored game is exactly what the rules engine makes of the purchase."""
@@ -66,7 +66,7 @@ async def test_a_purchase_after_a_restart_is_the_same_as_without(
     expected = await table.state(game)
     apply_action(expected, {"type": "buy", "player": 0})
 
-    await restart(table, db_path)
+    await restart(table, database)
     await table.alice.click(turn, label="Kaufen (200 €)")
 
     assert await table.state_json(game) == expected.to_json()
@@ -74,7 +74,7 @@ async def test_a_purchase_after_a_restart_is_the_same_as_without(
     assert (await table.state(game)).owner[SUEDBAHNHOF] == 0
 
 
-async def test_an_auction_goes_on_after_a_restart(table: Table, db_path: Path) -> None:
+async def test_an_auction_goes_on_after_a_restart(table: Table, database: Path) -> None:
     """A restart in the middle of an auction: Bob raises with the old auction message's
     button, Carol bids through the form, and the auction closes as usual."""
     game = await play_position(
@@ -83,7 +83,7 @@ async def test_an_auction_goes_on_after_a_restart(table: Table, db_path: Path) -
     await table.alice.click(await table.turn_message(game), label="Versteigern")
     auction = await table.auction_message(game)
 
-    await restart(table, db_path)
+    await restart(table, database)
     await table.bob.click(auction, label="+10")
     await submit_bid(table.carol, auction, "30")
     await table.alice.click(auction, label="Passen")
@@ -94,13 +94,13 @@ async def test_an_auction_goes_on_after_a_restart(table: Table, db_path: Path) -
     assert (await table.state(game)).owner[SUEDBAHNHOF] == 2
 
 
-async def test_a_lobby_survives_a_restart(table: Table, db_path: Path) -> None:
+async def test_a_lobby_survives_a_restart(table: Table, database: Path) -> None:
     """Alice opened a lobby before the restart; afterwards Bob joins with its button and
     Alice starts the game."""
     await open_lobby(table, table.alice, language="de")
     lobby = table.channel.last_message
 
-    await restart(table, db_path)
+    await restart(table, database)
     await table.bob.click(lobby, label="Mitspielen")
     assert "Spieler (2)" in embed_text(table.message(lobby.id))
     await table.alice.click(lobby, label="Spiel starten")
@@ -110,14 +110,14 @@ async def test_a_lobby_survives_a_restart(table: Table, db_path: Path) -> None:
     assert turn_actions(table.channel.last_message) == ["🎲 Würfeln"]
 
 
-async def test_two_restarts_in_a_row(table: Table, db_path: Path) -> None:
+async def test_two_restarts_in_a_row(table: Table, database: Path) -> None:
     """The bot restarts twice while Alice decides; then she declines the lot and the auction
     opens as usual."""
     game = await play_position(table, scenario([table.alice, table.bob], steps=[rolled(0, 2, 3)]))
     turn = await table.turn_message(game)
 
-    await restart(table, db_path)
-    await restart(table, db_path)
+    await restart(table, database)
+    await restart(table, database)
     await table.alice.click(turn, label="Versteigern")
 
     auction = await table.auction_message(game)

@@ -22,15 +22,13 @@ from simcord.builders import ChannelHandle, GuildHandle
 from simcord.enums import ComponentType, InteractionType
 from simcord.results import InteractionResult, ResponseMessage, to_discord_message
 
-from bot.app import MonopolyBot
-from bot.config import Settings
 from bot.engine.board import load_board
 from bot.engine.flow import settle
 from bot.engine.scenario import SCENARIO_FORMAT, setup
 from bot.engine.state import GameState
 from bot.i18n import t
-from bot.store import SqliteGameStore
 from bot.text_input import parse_amount
+from tests.discord.helpers import restarted_bot
 
 BADSTRASSE, TURMSTRASSE, SUEDBAHNHOF, CHAUSSEE, ELISEN, POST = 1, 3, 5, 6, 8, 9
 SEESTRASSE, WESTBAHNHOF, OPERNPLATZ, NORDBAHNHOF = 11, 15, 24, 25
@@ -612,7 +610,7 @@ async def test_mortgage_choices_on_two_pages_are_kept(table: Table) -> None:
     assert state.players[0].cash == 1500 + 30 + 200
 
 
-async def test_offers_survive_a_restart_and_old_menus_expire(table: Table, db_path: Any) -> None:
+async def test_offers_survive_a_restart_and_old_menus_expire(table: Table, database: Any) -> None:
     """Public offers live in the game state; private drafts in memory do not."""
     anna, ben = table.anna, table.ben
     game = await start(table, [(anna, {}), (ben, {})], lots={BADSTRASSE: {"owner": 0}})
@@ -625,8 +623,8 @@ async def test_offers_survive_a_restart_and_old_menus_expire(table: Table, db_pa
     offer_message = await offer(table, anna, ben, give=[BADSTRASSE], get_money="60")
 
     old = table.bot
-    settings = Settings(discord_token=None, db_path=db_path, log_level="INFO", dev_guild_id=None)
-    await table.env.restart_bot(MonopolyBot(settings, store=SqliteGameStore(db_path)))
+    await table.env.restart_bot(restarted_bot(database))
+    await old.stop_background()
     await old.store.close()
 
     # The builder's draft was in memory: its buttons now say so politely.
