@@ -142,20 +142,23 @@ class AsyncPlayCog(FeatureCog, name="AsyncPlay"):
         if mode is not None and row.state is not None:
             raise IllegalAction("auction_mode_fixed")
         planner = self.core.planner
-        async with click.service.editing(row.id) as edit:
-            settings = edit.settings
+
+        async def change(fresh: Any, settings: dict[str, Any]) -> Any:
             settings.update(changes)
             if mode is not None:
                 overrides = {**settings.get("overrides", {}), "sealed_auctions": mode == "sealed"}
                 Rules.from_preset(settings["preset"], **overrides)  # a known field: cannot fail
                 settings["overrides"] = overrides
-            state = edit.row.state
-            if state is not None:
+            # Planning timers again is safe if a conflict runs this twice (keyed timers).
+            if fresh.state is not None:
                 if "time_limit" in changes:
                     await planner.time_limit_changed(row.id, settings)
                 if "digest" in changes and not settings.get("paused"):
                     await planner.plan_digest(row.id, settings)
-                await planner.reschedule(row.id, state, settings)
+                await planner.reschedule(row.id, fresh.state, settings)
+            return fresh.state, settings
+
+        state, settings = await click.service.edit_settings(row.id, change)
         if state is None and settings.get("lobby_message"):
             await self.core.publisher.edit(
                 row.id,
@@ -182,25 +185,30 @@ class AsyncPlayCog(FeatureCog, name="AsyncPlay"):
         if not may_host(interaction, row.settings):
             raise IllegalAction("host_only")
         planner = self.core.planner
-        async with click.service.editing(row.id) as edit:
-            settings = edit.settings
-            state = edit.row.state
+
+        async def change(fresh: Any, settings: dict[str, Any]) -> Any:
             if bool(settings.get("paused")) == paused:
-                edit.cancel()
-                key = "pause.already" if paused else "pause.not_paused"
-                await click.reply(t(click.lang, key))
-                return
+                return None  # nothing to change
             now = int(planner.now().timestamp())
             if paused:
                 settings["paused"] = True
                 settings["paused_at"] = now
-                await planner.pause(row.id, settings)
+                await planner.remember_timers(row.id, settings)  # cancelled once saved
             else:
                 settings.pop("paused")
                 shift = now - settings.pop("paused_at", now)
                 if "started_at" in settings:
                     settings["started_at"] += shift
-                await planner.resume(row.id, state, settings)
+                await planner.resume(row.id, fresh.state, settings)  # keyed: safe twice
+            return settings
+
+        settings = await click.service.edit_settings(row.id, change)
+        if settings is None:
+            key = "pause.already" if paused else "pause.not_paused"
+            await click.reply(t(click.lang, key))
+            return
+        if paused:
+            await self.core.store.cancel_timers(row.id)
         game_lang = settings.get("lang", "de")
         key = "pause.paused" if paused else "pause.resumed"
         await click.reply(t(game_lang, key, host=interaction.user.display_name), private=False)
@@ -226,14 +234,18 @@ class AsyncPlayCog(FeatureCog, name="AsyncPlay"):
         seat = click.seat_of(row.state)
         if seat is None or absence.is_out(row.state.players[seat]):
             raise IllegalAction("not_a_player")
-        async with click.service.editing(row.id) as edit:
-            if not absence.set_vacation(edit.settings, seat, away):
-                edit.cancel()
-                key = "vacation.already_away" if away else "vacation.not_away"
-                await click.reply(t(click.lang, key))
-                return
-            settings = edit.settings
-            await self.core.planner.reschedule(row.id, edit.row.state, settings)
+
+        async def change(fresh: Any, settings: dict[str, Any]) -> Any:
+            if not absence.set_vacation(settings, seat, away):
+                return None
+            await self.core.planner.reschedule(row.id, fresh.state, settings)  # keyed
+            return settings
+
+        settings = await click.service.edit_settings(row.id, change)
+        if settings is None:
+            key = "vacation.already_away" if away else "vacation.not_away"
+            await click.reply(t(click.lang, key))
+            return
         game_lang = settings.get("lang", "de")
         name = row.state.players[seat].name
         text = t(game_lang, "vacation.away" if away else "vacation.back", player=name)
@@ -256,13 +268,15 @@ class AsyncPlayCog(FeatureCog, name="AsyncPlay"):
             await click.reply(t(click.lang, "remind.nobody"))
             return
         now = self.core.planner.now().timestamp()
-        async with click.service.editing(row.id) as edit:
-            again = absence.remind_again_at(edit.settings, now)
+
+        def change(fresh: Any, settings: dict[str, Any]) -> Any:
+            again = absence.remind_again_at(settings, now)
             if again is not None:
-                edit.cancel()
                 raise IllegalAction("remind_too_soon", again=f"<t:{int(again)}:R>")
-            edit.settings["last_remind"] = int(now)
-            fresh = edit.row
+            settings["last_remind"] = int(now)
+            return fresh
+
+        fresh = await click.service.edit_settings(row.id, change)
         await click.reply(t(click.lang, "remind.sent"))
         channel = await self.core.publisher.channel(row.channel_id)
         if channel is not None:
@@ -297,19 +311,21 @@ class AsyncPlayCog(FeatureCog, name="AsyncPlay"):
 
     async def vote(self, click: Click) -> None:
         """A player votes on an absent player's seat, or the absent player is back."""
-        async with click.service.editing(click.game) as edit:
-            state = edit.row.state
+
+        async def change(fresh: Any, settings: dict[str, Any]) -> Any:
+            state = fresh.state
             if state is None:
                 raise IllegalAction("vote_closed")
-            ballot = absence.cast(state, edit.settings, click.seat_of(state), click.arg)
-            settings = edit.settings
-            if ballot.result is None:
-                await click.edit(
-                    **vote_message(click.game, state, settings, ballot.seat, ballot.ballots)
-                )
-                return
+            ballot = absence.cast(state, settings, click.seat_of(state), click.arg)
             if ballot.result == "computer":
-                await self.core.planner.reschedule(click.game, state, settings)
+                await self.core.planner.reschedule(click.game, state, settings)  # keyed
+            return state, settings, ballot
+
+        state, settings, ballot = await click.service.edit_settings(click.game, change)
+        if ballot.result is None:
+            message = vote_message(click.game, state, settings, ballot.seat, ballot.ballots)
+            await click.edit(**message)
+            return
         game_lang = settings.get("lang", "de")
         name = state.players[ballot.seat].name
         await click.edit(content=t(game_lang, f"vote.{ballot.result}", player=name), view=None)

@@ -85,12 +85,14 @@ class TimersCog(FeatureCog, name="Timers"):
 
     async def _once(self, game: int, key: str, value: Any) -> bool:
         """Record ``settings[key] = value``; False if it was recorded already (a re-fire)."""
-        async with self.core.service.editing(game) as edit:
-            if edit.settings.get(key) == value:
-                edit.cancel()
+
+        def change(row: GameRow, settings: dict[str, Any]) -> bool:
+            if settings.get(key) == value:
                 return False
-            edit.settings[key] = value
-        return True
+            settings[key] = value
+            return True
+
+        return await self.core.service.edit_settings(game, change)
 
     async def _remind(self, row: GameRow, timer: Timer, channel: Any) -> None:
         state = row.state
@@ -112,12 +114,13 @@ class TimersCog(FeatureCog, name="Timers"):
         absent = sorted(set(waiting_for(state)) & set(players))
         if not absent:
             return
-        async with self.core.service.editing(row.id) as edit:
-            if edit.settings.get("missed_seq") == state.seq:
-                edit.cancel()  # this deadline was counted before (a re-fire)
-            else:
-                edit.settings["missed_seq"] = state.seq
-                absence.count_missed(edit.settings, absent)
+
+        def count(fresh: GameRow, settings: dict[str, Any]) -> None:
+            if settings.get("missed_seq") != state.seq:  # else counted before (a re-fire)
+                settings["missed_seq"] = state.seq
+                absence.count_missed(settings, absent)
+
+        await self.core.service.edit_settings(row.id, count)
         lang = row.settings.get("lang", "de")
         names = ", ".join(state.players[s].name for s in absent)
         await self.core.publisher.send(
@@ -154,26 +157,46 @@ class TimersCog(FeatureCog, name="Timers"):
             await self.core.publisher.publish(game, result, channel)
 
     async def _call_votes(self, game: int, channel: Any) -> None:
-        """Open a vote on every seat that has missed ``missed_limit`` deadlines in a row."""
-        async with self.core.service.editing(game) as edit:
-            state = edit.row.state
-            if state is None or state.phase == "over":
-                edit.cancel()
-                return
-            settings = edit.settings
-            to_vote, decided = absence.votes_due(state, settings)
-            lang = settings.get("lang", "de")
-            for seat in to_vote:
-                payload = vote_message(game, state, settings, seat, {})
-                message = await self.core.publisher.send(game, channel, "vote", **payload)
-                if message is not None:
-                    absence.open_vote(settings, seat, message.id)
-            for seat in decided:
+        """Open a vote on every seat that has missed ``missed_limit`` deadlines in a row.
+
+        The vote messages are posted first and recorded after; a seat whose vote another
+        run recorded meanwhile (a re-fire) keeps that one, and the extra message is closed.
+        """
+        row = await self.core.store.load(game)
+        state = row.state
+        if state is None or state.phase == "over":
+            return
+        to_vote, decided = absence.votes_due(state, dict(row.settings))
+        posted: dict[int, int] = {}
+        for seat in to_vote:
+            payload = vote_message(game, state, dict(row.settings), seat, {})
+            message = await self.core.publisher.send(game, channel, "vote", **payload)
+            if message is not None:
+                posted[seat] = message.id
+
+        async def record(fresh: GameRow, settings: dict[str, Any]) -> tuple[list[int], list[int]]:
+            votes = settings.get("votes", {})
+            extra = [m for seat, m in posted.items() if str(seat) in votes]
+            for seat, message_id in posted.items():
+                if str(seat) not in votes:
+                    absence.open_vote(settings, seat, message_id)
+            handed = [s for s in decided if str(s) not in settings.get("computer", {})]
+            for seat in handed:
                 absence.hand_to_computer(settings, seat, "vote")
-                text = t(lang, "vote.computer", player=state.players[seat].name)
-                await self.core.publisher.send(game, channel, "vote", content=text)
-            if decided:
-                await self.core.planner.reschedule(game, state, settings)
+            if handed and fresh.state is not None:
+                await self.core.planner.reschedule(game, fresh.state, settings)  # keyed
+            return extra, handed
+
+        extra, handed = await self.core.service.edit_settings(game, record)
+        lang = row.settings.get("lang", "de")
+        for message_id in extra:
+            text = t(lang, "error.vote_closed")
+            await self.core.publisher.edit(
+                game, channel, message_id, "vote", content=text, view=None
+            )
+        for seat in handed:
+            text = t(lang, "vote.computer", player=state.players[seat].name)
+            await self.core.publisher.send(game, channel, "vote", content=text)
 
     async def _auto(self, row: GameRow, timer: Timer, channel: Any) -> None:
         """One move of a computer seat; publishing it plans the next one."""
@@ -267,5 +290,8 @@ class TimersCog(FeatureCog, name="Timers"):
                     embed=digest_embed(row),
                     file=await board_file(state, settings),  # type: ignore[arg-type]
                 )
-        async with self.core.service.editing(row.id) as edit:
-            await self.core.planner.plan_digest(row.id, edit.settings)
+
+        async def plan(fresh: GameRow, settings: dict[str, Any]) -> None:
+            await self.core.planner.plan_digest(row.id, settings)  # keyed: safe twice
+
+        await self.core.service.edit_settings(row.id, plan)

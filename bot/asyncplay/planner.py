@@ -176,6 +176,12 @@ class TimerPlanner:
 
     async def pause(self, game: int, settings: dict[str, Any]) -> None:
         """Cancel every timer of the game, remembering what the lasting ones had left."""
+        await self.remember_timers(game, settings)
+        await self.store.cancel_timers(game)
+
+    async def remember_timers(self, game: int, settings: dict[str, Any]) -> None:
+        """Record in ``settings["paused_timers"]`` what the game's lasting timers have left
+        (reads only: safe to do again; the caller cancels the timers once it is saved)."""
         now = self.now()
         kept = []
         for timer in await self.store.pending_timers(game):
@@ -186,7 +192,6 @@ class TimerPlanner:
                 {"kind": timer.kind, "left": left, "payload": timer.payload, "key": timer.key}
             )
         settings["paused_timers"] = kept
-        await self.store.cancel_timers(game)
 
     async def resume(self, game: int, state: AnyState, settings: dict[str, Any]) -> None:
         """Set the timers of a paused game again: closing times keep what they had left."""

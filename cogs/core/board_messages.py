@@ -180,12 +180,12 @@ async def _auction(
     payload = auction_ui.auction_message(game, state, settings)
     seq = state.seq
 
+    def record(fresh: GameRow, settings: dict[str, Any]) -> None:
+        if settings.get("auction_message") == message_id:
+            settings["auction_seq"] = max(seq, settings.get("auction_seq", 0))
+
     async def shown() -> None:  # a put-off edit went through: record what it shows
-        async with pub.core.service.editing(game) as edit:
-            if edit.settings.get("auction_message") != message_id:
-                edit.cancel()
-            else:
-                edit.settings["auction_seq"] = max(seq, edit.settings.get("auction_seq", 0))
+        await pub.core.service.edit_settings(game, record)
 
     done = await pub.edit_soon(game, channel, message_id, "auction edit", after=shown, **payload)
     if done:
