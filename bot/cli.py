@@ -22,6 +22,12 @@ if TYPE_CHECKING:
 
 ENGINE_BENCH_GAMES = 200
 STORE_BENCH_GAMES = 1000
+STORE_BENCH_ACTIONS = 2000
+STORE_BENCH_SECONDS = 3.0
+#: ``bench --store --quick``: a smaller database, fewer actions, shorter runs.
+QUICK_STORE_BENCH_GAMES = 100
+QUICK_STORE_BENCH_ACTIONS = 300
+QUICK_STORE_BENCH_SECONDS = 1.0
 CARD_BENCH_GAMES = 100
 
 
@@ -464,6 +470,40 @@ def _plural(count: int, one: str, many: str) -> str:
     return f"{count} {one if count == 1 else many}"
 
 
+# -- store copy -------------------------------------------------------------------------------
+
+
+def _cmd_store(args: argparse.Namespace) -> int:
+    """``monopoly-bot store copy --from URL --to URL``: move every game, timer, preference,
+    server file and bot record from one store to another, checked (bot/store/copy.py).
+
+    Exit code 0 with a summary line; 2 with one line if the copy is refused before
+    anything is written (a bad URL, a missing or unreachable database, a source of
+    another schema version, a target that is not empty); 1 if loading or the check
+    fails (the target's transaction is rolled back).
+    """
+    import asyncio
+
+    from bot.store.copy import CopyFailed, CopyRefused, copy_store, parse_store_url
+
+    try:
+        source = parse_store_url(args.source, "--from")
+        target = parse_store_url(args.target, "--to")
+    except ValueError as error:
+        print(f"monopoly-bot store copy: {error}", file=sys.stderr)
+        return 2
+    try:
+        report = asyncio.run(copy_store(source, target))
+    except CopyRefused as problem:
+        print(f"monopoly-bot store copy: {problem}", file=sys.stderr)
+        return 2
+    except CopyFailed as problem:
+        print(f"monopoly-bot store copy: {problem}", file=sys.stderr)
+        return 1
+    print(f"monopoly-bot store copy: {report.line()}")
+    return 0
+
+
 # -- health ---------------------------------------------------------------------------------
 
 
@@ -653,46 +693,79 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench_store(args: argparse.Namespace) -> int:
-    import asyncio
-    import tempfile
-
-    from bot.config import DEFAULT_DB_PATH
-    from bot.store.bench import bench_store
+    from bot.store import StoreError
+    from bot.store.bench import DRIVERS, BenchOptions, BenchRefused, report_lines, run_bench
 
     problem = _check_players(args)
     if problem:
         print(problem, file=sys.stderr)
         return 2
-    games = STORE_BENCH_GAMES if args.games is None else args.games
+    quick = args.quick
 
-    def run(path: Path) -> dict:
-        return asyncio.run(
-            bench_store(
-                path,
-                games=games,
-                actions=args.actions,
-                seed=args.seed,
-                players=args.players,
-                synchronous=args.synchronous,
-                rules=_rules(args),
-            )
-        )
+    def chosen(value: Any, default: Any, small: Any) -> Any:
+        """The option as given, else its default (a smaller one with --quick)."""
+        return value if value is not None else (small if quick else default)
 
-    if args.db:
-        figures = run(Path(args.db))
-    else:
-        # A scratch file next to where the bot keeps its games, so the figures are
-        # for the same disk (a tmpfs /tmp would hide the cost of writing).
-        DEFAULT_DB_PATH.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(dir=DEFAULT_DB_PATH.parent, prefix="bench-") as scratch:
-            figures = run(Path(scratch) / "bench.db")
-    print(
-        f"store: {figures['actions']} actions on a file database with {figures['games']} games: "
-        f"median {figures['median_ms']:.2f} ms, p99 {figures['p99_ms']:.2f} ms "
-        f"(mean {figures['mean_ms']:.2f} ms, max {figures['max_ms']:.2f} ms; "
-        f"WAL, synchronous={figures['synchronous']})"
+    url = args.database_url
+    if url is not None and not url.strip().lower().startswith(("postgresql://", "postgres://")):
+        print("monopoly-bot bench: --database-url must be a postgresql:// URL", file=sys.stderr)
+        return 2
+    drivers = DRIVERS if args.driver == "both" else (args.driver,)
+    options = BenchOptions(
+        games=chosen(args.games, STORE_BENCH_GAMES, QUICK_STORE_BENCH_GAMES),
+        actions=chosen(args.actions, STORE_BENCH_ACTIONS, QUICK_STORE_BENCH_ACTIONS),
+        seconds=chosen(args.seconds, STORE_BENCH_SECONDS, QUICK_STORE_BENCH_SECONDS),
+        concurrent=args.concurrent,
+        seed=args.seed,
+        players=args.players,
+        rules=_rules(args),
+        synchronous=args.synchronous,
+        drivers=drivers,
+        db=Path(args.db) if args.db else None,
+        database_url=url,
     )
+    try:
+        report = run_bench(options)
+    except (BenchRefused, StoreError) as error:
+        # A bot's database, an unreachable server, a database of a newer bot.
+        print(f"monopoly-bot bench: {one_line(error)}", file=sys.stderr)
+        return 2
+    except RuntimeError as error:  # the throwaway server or a worker process failed
+        print(f"monopoly-bot bench: {error}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(report, sort_keys=True))
+    else:
+        for line in report_lines(report):
+            print(line)
+    skipped = [name for name in drivers if "skipped" in report["drivers"][name]]
+    if skipped and args.driver != "both":
+        # Asked for this driver alone, and it could not be benched.
+        print(f"monopoly-bot bench: {args.driver} was not benched", file=sys.stderr)
+        return 2
     return 0
+
+
+def _games_list(text: str) -> tuple[int, ...]:
+    """``--concurrent``: numbers of games, comma-separated, each at least 1."""
+    try:
+        values = tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        values = ()
+    if not values or min(values) < 1:
+        raise argparse.ArgumentTypeError(f"not a list of numbers of games: {text!r}")
+    return values
+
+
+def _seconds_arg(text: str) -> float:
+    """``--seconds``: a positive number."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"not a positive number of seconds: {text!r}")
+    return value
 
 
 def _cmd_bench_render(args: argparse.Namespace) -> int:
@@ -759,6 +832,28 @@ def build_parser() -> argparse.ArgumentParser:
         "the temp directory)",
     )
 
+    store = sub.add_parser("store", help="work on the store itself (store copy)")
+    store_sub = store.add_subparsers(dest="store_command", required=True)
+    copy = store_sub.add_parser(
+        "copy",
+        help="copy every game, timer, preference and server file into an empty database, "
+        "checked by comparing exports",
+    )
+    copy.add_argument(
+        "--from",
+        dest="source",
+        required=True,
+        metavar="URL",
+        help="sqlite:///path.db or postgresql://user:password@host:5432/database (only read)",
+    )
+    copy.add_argument(
+        "--to",
+        dest="target",
+        required=True,
+        metavar="URL",
+        help="the same forms; must hold no games, timers, preferences or files",
+    )
+
     def game_options(p: argparse.ArgumentParser, games: int, *, players: bool = True) -> None:
         p.add_argument("--games", type=int, default=games)
         if players:
@@ -803,12 +898,52 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--store",
         action="store_true",
-        help=f"time single actions on a file database of --games games "
-        f"(default {STORE_BENCH_GAMES})",
+        help=f"the store on SQLite and PostgreSQL side by side: single actions on a database "
+        f"of --games games (default {STORE_BENCH_GAMES}), then actions/s of --concurrent "
+        "games played at once from one and from two processes",
     )
-    bench.add_argument("--actions", type=int, default=2000, help="timed actions (--store)")
-    bench.add_argument("--db", default=None, help="database file (--store; default: scratch)")
+    bench.add_argument(
+        "--actions",
+        type=int,
+        default=None,
+        help=f"timed single actions (--store; default {STORE_BENCH_ACTIONS})",
+    )
+    bench.add_argument("--db", default=None, help="SQLite file (--store; default: scratch)")
     bench.add_argument("--synchronous", choices=("NORMAL", "FULL"), default="NORMAL")
+    bench.add_argument(
+        "--database-url",
+        default=None,
+        metavar="URL",
+        help="PostgreSQL database to bench (--store; a database of its own: its games are "
+        "left there, finished); default: a throwaway server on 127.0.0.1 if PostgreSQL is "
+        "installed",
+    )
+    bench.add_argument(
+        "--driver",
+        choices=("both", "sqlite", "postgresql"),
+        default="both",
+        help="which store to bench (--store)",
+    )
+    bench.add_argument(
+        "--concurrent",
+        type=_games_list,
+        default=(10, 100),
+        metavar="N,N",
+        help="games played at once in the throughput runs (--store; default 10,100)",
+    )
+    bench.add_argument(
+        "--seconds",
+        type=_seconds_arg,
+        default=None,
+        help=f"wall time of each throughput run (--store; default {STORE_BENCH_SECONDS:g})",
+    )
+    bench.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"smaller --store defaults: {QUICK_STORE_BENCH_GAMES} games, "
+        f"{QUICK_STORE_BENCH_ACTIONS} actions, {QUICK_STORE_BENCH_SECONDS:g} s runs",
+    )
+    bench.add_argument("--json", action="store_true", help="print one JSON object (--store)")
     bench.add_argument(
         "--render",
         action="store_true",
@@ -832,6 +967,7 @@ def main(argv: list[str] | None = None) -> int:
         "sync": _cmd_sync,
         "status": _cmd_status,
         "health": _cmd_health,
+        "store": _cmd_store,
         "simulate": _cmd_simulate,
         "replay": _cmd_replay,
         "tournament": _cmd_tournament,
