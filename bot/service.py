@@ -1,5 +1,8 @@
 """The game service: lobbies, seats and actions on top of the store, without Discord.
 
+(Longer than ~400 lines: lobbies, seats, actions and settings edits are the one service
+the Discord layer talks to; its argument checks are in ``bot/service_args.py``.)
+
 The cogs turn clicks into calls here; this module maps Discord users to seats,
 keeps lobby lists consistent under a per-game lock, starts games with a fresh
 seed and hands every action to the store (which applies it atomically).

@@ -1,5 +1,8 @@
 """Creating a card game and applying one action to it.
 
+(Longer than ~400 lines: one check and one handler per action type, kept side by side so
+that each rule and its refusal read together.)
+
 Every action type has a check, which raises :class:`IllegalAction` and changes
 nothing, and an apply step that runs only after its check passed. The checks
 are also what :mod:`bot.cardgame.legal` asks to list the legal actions.

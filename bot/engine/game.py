@@ -1,5 +1,8 @@
 """Creating a game and applying one action to it.
 
+(Longer than ~400 lines: the dispatch of every action type to its check and handler is
+the engine's one entry point; the rules themselves live in the modules it calls.)
+
 Each handler first checks everything (raising :class:`IllegalAction` with the
 state untouched) and only then changes the state; :func:`settle` then moves the
 game on to whatever it waits for next.

@@ -1,5 +1,8 @@
 """Measure the store on both drivers: one stored action's time, and actions per second.
 
+(Longer than ~400 lines: both drivers' setups, the worker processes and the report belong
+to one measurement.)
+
 ``monopoly-bot bench --store`` runs :func:`run_bench` and prints :func:`report_lines` (or
 the report as JSON). For each driver, SQLite and PostgreSQL:
 

@@ -1,5 +1,8 @@
 """What the SQL drivers of the game store share: the apply loop, the cache and the checks.
 
+(Longer than ~400 lines: the apply loop and every shared reader and writer of the
+contract, written once for both drivers.)
+
 :class:`SqlGameStore` sits between the contract (:class:`~bot.store.base.GameStore`) and the
 drivers (:mod:`bot.store.sqlite`, :mod:`bot.store.postgres`). It is its own module rather
 than part of ``base`` so that the contract stays free of the cache and the engine (the

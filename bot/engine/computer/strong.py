@@ -1,5 +1,8 @@
 """The strong computer player: decisions from the value of positions.
 
+(Longer than ~400 lines: buying, bidding, building, jail, debts and trading all weigh the
+same valuation and share its helpers.)
+
 It weighs every choice with :mod:`.valuation` (rent income from the board's landing
 frequencies and rent tables) instead of fixed rules of thumb:
 
