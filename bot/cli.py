@@ -1,5 +1,6 @@
 """The ``monopoly-bot`` command: run the bot, sync its commands, show the store's status,
-check the running bot's health, simulate games, replay scenarios, benchmark."""
+check the running bot's health, simulate games, replay scenarios, export a finished game and
+verify its dice, benchmark."""
 
 from __future__ import annotations
 
@@ -504,6 +505,156 @@ def _cmd_store(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- export and verify: dice you can check (bot/fairness.py, docs/fair-dice.md) ---------------
+
+
+class ExportRefused(Exception):
+    """A game that cannot (or must not) be exported; the message is one line."""
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    """``monopoly-bot export GAME_ID [--out FILE]``: a finished game's record with its seed.
+
+    Exit code 0; 2 with one line if refused (bad configuration, no such game, a game that
+    is not finished: its record holds the dice still to come, so it never leaves the store).
+    """
+    import asyncio
+
+    from bot.config import Settings
+
+    try:
+        settings = Settings.from_env()
+        export = asyncio.run(export_game(settings, args.game))
+    except (ValueError, ExportRefused) as error:
+        print(f"monopoly-bot export: {one_line(error)}", file=sys.stderr)
+        return 2
+    text = json.dumps(export, sort_keys=True, ensure_ascii=False) + "\n"
+    if args.out is None:
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(args.out).write_text(text, encoding="utf-8")
+    except OSError as error:
+        print(f"monopoly-bot export: cannot write {args.out}: {error}", file=sys.stderr)
+        return 2
+    print(
+        f"monopoly-bot export: game {args.game} ({len(export['actions'])} actions) written "
+        f"to {args.out}",
+        file=sys.stderr,
+    )
+    return 0
+
+
+async def export_game(settings: Settings, game_id: int) -> dict[str, Any]:
+    """A finished game as a ``monopoly-record/1`` export with its seed.
+
+    The store's record (start and every action with its dice), plus ``final`` (the stored
+    end state) and, if the game kept its seed, ``fairness``: ``scheme``, ``game_id``,
+    ``seed`` and ``fingerprint`` (see docs/fair-dice.md). Only a finished game: a running
+    (or broken, or lobby) game's start state holds the generator, which tells every throw
+    to come, so :class:`ExportRefused` is raised for it, as for a game that does not exist
+    or a store that cannot be opened. The store is opened as the bot opens it.
+    """
+    import sqlite3
+
+    from bot.fairness import export_fairness
+    from bot.store import GameStatus, StoreError, store_for
+
+    try:
+        store = store_for(settings)
+    except ValueError as error:
+        raise ExportRefused(one_line(error)) from None
+    if settings.database_url is None and not settings.db_path.is_file():
+        raise ExportRefused(f"{settings.store_setting}: there is no database file")
+    try:
+        await store.open()
+    except (StoreError, OSError, sqlite3.Error) as error:
+        raise ExportRefused(store_problem(settings, error, "cannot open the database")) from None
+    try:
+        try:
+            row = await store.load(game_id)
+        except StoreError as error:  # not found, or set aside as unreadable
+            raise ExportRefused(f"game {game_id}: {one_line(error)}") from None
+        if row.status != GameStatus.FINISHED:
+            raise ExportRefused(
+                f"game {game_id} is {row.status}: only a finished game can be exported (a "
+                "running game's record holds the dice still to come)"
+            )
+        if row.state is None:
+            raise ExportRefused(f"game {game_id} never started: there is nothing to export")
+        record = await store.record(game_id)
+    finally:
+        await store.close()
+    export = record.to_dict()
+    export["final"] = row.state.to_dict()
+    fairness = export_fairness(row.settings, game_id)
+    if fairness is not None:
+        export["fairness"] = fairness
+    return export
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    """``monopoly-bot verify FILE [--seed S] [--game ID] [--fingerprint HEX]``.
+
+    Recomputes every throw and shuffle of the exported game from its seed (the file's
+    ``fairness`` object, or the options, which win). Exit code 0 and "all N throws match";
+    1 naming the first mismatch; 2 for a file that is not a game record, or no seed.
+    """
+    from bot.fairness import verify
+
+    try:
+        raw = json.loads(Path(args.file).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        print(f"monopoly-bot verify: cannot read {args.file}: {error}", file=sys.stderr)
+        return 2
+    if not isinstance(raw, dict):
+        print(f"monopoly-bot verify: {args.file} is not a game record", file=sys.stderr)
+        return 2
+    fairness = raw.get("fairness") if isinstance(raw.get("fairness"), dict) else {}
+    seed = args.seed if args.seed is not None else fairness.get("seed")
+    game = args.game if args.game is not None else fairness.get("game_id")
+    committed = args.fingerprint if args.fingerprint is not None else fairness.get("fingerprint")
+    if seed is None or game is None:
+        print(
+            f"monopoly-bot verify: {args.file} names no {'seed' if seed is None else 'game id'} "
+            "(an export of a finished game has them in `fairness`; a running game's never): "
+            "give --seed and --game",
+            file=sys.stderr,
+        )
+        return 2
+    final = raw.get("final")
+    try:
+        if committed is not None and not isinstance(committed, str):
+            raise ValueError("the fingerprint is not text")
+        result = verify(raw, seed, game, fingerprint=committed, final=final)
+    except ValueError as error:
+        print(f"monopoly-bot verify: {args.file}: {one_line(error)}", file=sys.stderr)
+        return 2
+    kind = "the card game" if result.game == "cards" else "MONOPOLY"
+    print(f"game {result.game_id} ({kind}): seed {result.seed}, fingerprint {result.fingerprint}")
+    print(result.summary())
+    return 0 if result.ok else 1
+
+
+def _seed_arg(text: str) -> int:
+    """``--seed``: a whole number, decimal or ``0x`` hex."""
+    try:
+        return int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a seed: {text!r}") from None
+
+
+def _game_arg(text: str) -> int:
+    """A game's number: a positive whole number (``#12`` as Discord shows it is fine)."""
+    try:
+        value = int(text.strip().lstrip("#"))
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"not a game number: {text!r}")
+    return value
+
+
 # -- health ---------------------------------------------------------------------------------
 
 
@@ -669,7 +820,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def _cmd_bench(args: argparse.Namespace) -> int:
     if args.store:
         return _cmd_bench_store(args)
-    if args.render:
+    if args.render or args.recap:
         return _cmd_bench_render(args)
     if args.cards:
         return _cmd_bench_cards(args)
@@ -776,6 +927,10 @@ def _cmd_bench_render(args: argparse.Namespace) -> int:
         print(problem, file=sys.stderr)
         return 2
     print(bench_render(players=args.players, seed=args.seed, rules=_rules(args)).line())
+    if args.recap:
+        from render.bench import bench_recap
+
+        print(bench_recap(players=args.players, seed=args.seed, rules=_rules(args)).line())
     return 0
 
 
@@ -887,6 +1042,34 @@ def build_parser() -> argparse.ArgumentParser:
     contest.add_argument("--turn-cap", type=int, default=500)
     contest.add_argument("--json", action="store_true", help="print one JSON object")
 
+    export = sub.add_parser(
+        "export",
+        help="write a finished game's record with its seed as JSON (running games are refused)",
+    )
+    export.add_argument("game", type=_game_arg, metavar="GAME_ID", help="the game's number")
+    export.add_argument("--out", default=None, metavar="FILE", help="write here, not to stdout")
+    verify = sub.add_parser(
+        "verify",
+        help="recompute every throw and shuffle of an exported game from its seed",
+    )
+    verify.add_argument("file", help="a game record export (monopoly-bot export)")
+    verify.add_argument(
+        "--seed", type=_seed_arg, default=None, help="the seed (default: the file's)"
+    )
+    verify.add_argument(
+        "--game",
+        type=_game_arg,
+        default=None,
+        metavar="ID",
+        help="the game id (default: the file's)",
+    )
+    verify.add_argument(
+        "--fingerprint",
+        default=None,
+        metavar="HEX",
+        help="the fingerprint shown at the start, full or its 16 digits (default: the file's)",
+    )
+
     replay = sub.add_parser("replay", help="run a scenario or record file, print the state JSON")
     replay.add_argument("file")
     replay.add_argument("--pretty", action="store_true", help="indent the JSON")
@@ -950,6 +1133,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="time the board image of a mid-game state: cold and warm cache, bare PNG encode",
     )
     bench.add_argument(
+        "--recap",
+        action="store_true",
+        help="with --render (implied): also the end-of-game recap of a whole game of simple "
+        "players (replayed and drawn) next to that game's board image",
+    )
+    bench.add_argument(
         "--cards",
         action="store_true",
         help=f"the card game: --games games of simple players (default {CARD_BENCH_GAMES}), "
@@ -970,6 +1159,8 @@ def main(argv: list[str] | None = None) -> int:
         "store": _cmd_store,
         "simulate": _cmd_simulate,
         "replay": _cmd_replay,
+        "export": _cmd_export,
+        "verify": _cmd_verify,
         "tournament": _cmd_tournament,
         "bench": _cmd_bench,
     }[command]

@@ -52,6 +52,7 @@ from bot.engine.errors import IllegalAction
 from bot.engine.game import new_game
 from bot.engine.rules import Rules
 from bot.engine.state import GameState
+from bot.fairness import commit
 from bot.game_lock import GameLock, SettingsEdit
 from bot.i18n import LANGUAGES
 from bot.service_args import (
@@ -340,6 +341,10 @@ class GameService:
     async def start(self, game_id: int, user_id: int) -> GameRow:
         """The host starts the game: seats in joining order, a fresh seed.
 
+        The seed is kept in the settings (``fair_seed``, never shown before the game is
+        over) with its fingerprint (``seed_fingerprint``, shown from the start), written
+        in the same settings version the start names; see :mod:`bot.fairness`.
+
         The game starts only from the lobby as it was read: if another process changed
         it meanwhile (a player joined, say), it is read again and the start redone, up
         to :data:`EDIT_ATTEMPTS` times, so nobody who joined is left out.
@@ -361,30 +366,36 @@ class GameService:
         if user_id != settings["host"]:
             raise IllegalAction("host_only")
         players = [(str(p["id"]), p["name"]) for p in settings["players"]]
+        seed = self._seeds()
         state: AnyState
         if settings.get("game") == "cards":
-            state = new_card_game(players, seed=self._seeds())
+            state = new_card_game(players, seed=seed)
         else:
             rules = Rules.from_preset(settings["preset"], **settings.get("overrides", {}))
             # A server's own board travels in the lobby's settings (see open_lobby).
             data = settings.get("board_data")
             board = custom_board(data) if data else None
-            state = new_game(players, seed=self._seeds(), rules=rules, board=board)
+            state = new_game(players, seed=seed, rules=rules, board=board)
+        # The commitment (docs/fair-dice.md): the seed is kept, secret until the game is
+        # over, and its fingerprint shown from the first message on. Kept rather than
+        # worked out from the start state later, so that it is exactly the number the
+        # fingerprint was made of, whatever the engine's setup draws from the generator.
+        changes: dict[str, Any] = commit(seed, game_id)
         computers = {
             str(seat): p["computer"]
             for seat, p in enumerate(settings["players"])
             if p.get("computer")
         }
-        version = row.settings_version
         if computers:
             # Computer seats play from the first move (see cogs.monopoly._absence).
-            info = await self.store.patch_settings(
-                game_id,
-                {"computer": {seat: "seat" for seat in computers}, "computer_level": computers},
-                expected_version=version,
-            )
-            version = info.settings_version
-        return await self.store.start_game(game_id, state, expected_settings_version=version)
+            changes["computer"] = {seat: "seat" for seat in computers}
+            changes["computer_level"] = computers
+        info = await self.store.patch_settings(
+            game_id, changes, expected_version=row.settings_version
+        )
+        return await self.store.start_game(
+            game_id, state, expected_settings_version=info.settings_version
+        )
 
     async def _lobby(self, game_id: int) -> GameRow:
         return _check_lobby(await self.store.load(game_id))

@@ -10,7 +10,9 @@ Loaded by :class:`bot.app.MonopolyBot` (``bot.app.EXTENSIONS``). Which cog owns 
 * ``cogs/timers.py`` — what deadlines, reminders, computer moves and closing times do;
 * ``cogs/cardgame.py`` — MONOPOLY Das Kartenspiel's hand;
 * ``cogs/admin.py`` — server themes and boards, ``end``, ``kick``;
-* ``cogs/stats.py`` — ``games``, ``stats``, ``help``.
+* ``cogs/stats.py`` — ``games``, ``stats``, ``help``;
+* ``cogs/fairness.py`` — ``verify`` (dice you can check);
+* ``cogs/history.py`` — ``history``: finished games, recaps, the replay viewer.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from cogs.admin import AdminCog
 from cogs.asyncplay import AsyncPlayCog
 from cogs.cardgame import CardGameCog
 from cogs.core.services import Core, CoreCog, attach
+from cogs.fairness import FairnessCog
+from cogs.history import HistoryCog
 from cogs.lobby import LobbyCog
 from cogs.play import PlayCog
 from cogs.property import PropertyCog
@@ -39,6 +43,8 @@ FEATURES = (
     CardGameCog,
     AdminCog,
     StatsCog,
+    FairnessCog,
+    HistoryCog,
 )
 
 

@@ -2,7 +2,9 @@
 
 ``monopoly-bot bench --render`` prints :meth:`RenderBench.line`. The state is a
 mid-game position reached by the engine's simple players, so it has owners,
-buildings and mortgages like a real game.
+buildings and mortgages like a real game. With ``--recap`` it also prints
+:meth:`RecapBench.line`: the end-of-game recap (computed from a whole game's record,
+then drawn) next to the board image of the same game's end.
 """
 
 from __future__ import annotations
@@ -11,14 +13,20 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from io import BytesIO
 
-from bot.engine.game import new_game
+from PIL import Image
+
+from bot.engine.game import apply_action, new_game
+from bot.engine.record import GameRecord
 from bot.engine.rules import Rules
-from bot.engine.simple_players import SimplePlayer
+from bot.engine.simple_players import SimplePlayer, next_simple_action
 from bot.engine.simulate import SimulationResult, play_game
 from bot.engine.state import GameState
+from bot.recap import board_recap
 from render.board import DEFAULT_SIZE, clear_cache, draw_board, render_board
 from render.png import encode_png
+from render.recap import DEFAULT_WIDTH, RecapTexts, render_board_recap
 
 MID_GAME_TURN = 100
 
@@ -105,4 +113,130 @@ def bench_render(
         encode_ms=statistics.median(encode),
         rgb_encode_ms=statistics.median(rgb),
         png_bytes=len(render()),
+    )
+
+
+# -- the recap ------------------------------------------------------------------------------
+
+
+def sample_record(
+    players: int = 4, seed: int = 0, rules: Rules | None = None, turns: int = 1000
+) -> tuple[GameRecord, GameState]:
+    """A whole game of simple players (or its first ``turns`` turns): its record and end."""
+    rules = rules or Rules.from_preset("classic")
+    seats = [(f"p{i}", f"Player {i + 1}") for i in range(players)]
+    state = new_game(seats, seed=seed, rules=rules)
+    record = GameRecord.begin(state)
+    bots = [SimplePlayer() for _ in range(players)]
+    while state.phase != "over" and state.turn <= turns:
+        action = next_simple_action(state, bots)
+        assert action is not None
+        record.add(action, apply_action(state, action))
+    return record, state
+
+
+# Words of about the length the bot puts on the image (the renderer draws given strings).
+SAMPLE_TEXTS = RecapTexts(
+    title="Net worth over the game",
+    subtitle="Winner: Player 3 · 242 turns · 5 trades",
+    x_label="Turn",
+    y_label="Net worth",
+    bankrupt_key="bankrupt",
+    group_key="colour group completed (in its colour)",
+    notes=(
+        "bankrupt in turn 170",
+        "bankrupt in turn 242",
+        "winner · $9,120",
+        "bankrupt in turn 197",
+    ),
+    moments_title="Moments",
+    moments=(
+        "Biggest rent: Player 2 paid Player 3 $1,700 for Boardwalk (turn 242)",
+        "Most expensive purchase: Player 4 bought Boardwalk for $400 (turn 25)",
+        "Most expensive auction: Player 2 won Park Place for $350 (turn 28)",
+        "Longest stay in jail: Player 4, 3 turns (from turn 13)",
+        "5 trades; the biggest: Player 1 gave Baltic Avenue + $200, Player 2 gave "
+        "Mediterranean Avenue (turn 40)",
+        "Built first: Player 2, a house on Mediterranean Avenue (turn 63)",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class RecapBench:
+    """Median times in milliseconds of the recap of one whole game, next to its board."""
+
+    turns: int
+    actions: int
+    players: int
+    repeats: int
+    compute_ms: float  # bot.recap.board_recap: one replay of the record
+    draw_ms: float  # render_board_recap: drawing and PNG encoding
+    png_bytes: int
+    width: int
+    height: int
+    board_cold_ms: float  # render_board of the game's last state, static layer not cached
+    board_warm_ms: float
+
+    @property
+    def total_ms(self) -> float:
+        """What the bot spends on the recap: compute and draw."""
+        return self.compute_ms + self.draw_ms
+
+    def line(self) -> str:
+        """One line for the command line."""
+        return (
+            f"monopoly-recap: {self.turns}-turn game ({self.actions} actions), "
+            f"{self.players} players, median of {self.repeats}: compute {self.compute_ms:.1f} ms "
+            f"+ draw {self.draw_ms:.0f} ms = {self.total_ms:.0f} ms for a "
+            f"{self.width}x{self.height} PNG of {self.png_bytes / 1024:.0f} KB; board image "
+            f"cold {self.board_cold_ms:.0f} ms, warm {self.board_warm_ms:.0f} ms "
+            f"(recap/warm board {self.total_ms / self.board_warm_ms:.2f})"
+        )
+
+
+def bench_recap(
+    *,
+    players: int = 4,
+    seed: int = 0,
+    rules: Rules | None = None,
+    repeats: int = 15,
+    width: int = DEFAULT_WIDTH,
+    turns: int = 1000,
+) -> RecapBench:
+    """Time the recap of a whole game of simple players against its board image.
+
+    Interleaved like :func:`bench_render`, so that a busy machine slows all alike.
+    """
+    record, state = sample_record(players, seed, rules, turns)
+
+    def draw() -> bytes:
+        return render_board_recap(recap, lang="en", texts=SAMPLE_TEXTS, width=width)
+
+    def board() -> bytes:
+        return render_board(state)
+
+    recap = board_recap(record)
+    png = draw()
+    compute, drawing, cold, warm = [], [], [], []
+    for _ in range(repeats):
+        compute.append(_ms(lambda: board_recap(record)))
+        drawing.append(_ms(draw))
+        clear_cache()
+        cold.append(_ms(board))
+        warm.append(_ms(board))
+    with Image.open(BytesIO(png)) as image:
+        size = image.size
+    return RecapBench(
+        turns=recap.turns,
+        actions=recap.actions,
+        players=players,
+        repeats=repeats,
+        compute_ms=statistics.median(compute),
+        draw_ms=statistics.median(drawing),
+        png_bytes=len(png),
+        width=size[0],
+        height=size[1],
+        board_cold_ms=statistics.median(cold),
+        board_warm_ms=statistics.median(warm),
     )

@@ -22,7 +22,9 @@ import pytest
 from bot.cardgame import CardState, SimpleCardPlayer, apply_action, waiting_for
 from bot.cardgame.cards import HOUSE, PROPERTY, TOKEN
 from bot.engine.game import apply_action as apply_board_action
+from bot.engine.record import GameRecord
 from bot.engine.state import GameState
+from bot.replay_cache import ReplayCache
 from bot.store.bench import next_simple_action
 from cogs.core.routes import ROUTES
 from cogs.core.routes_base import Route
@@ -31,6 +33,7 @@ from cogs.ui.auction import auction_message
 from cogs.ui.cards_hand import LayoutDraft, assign_message, hand_message
 from cogs.ui.cards_table import table_message
 from cogs.ui.forms import BidForm, CashForm, LotValueForm
+from cogs.ui.history import HistoryEntry, history_message
 from cogs.ui.house_rules import AMOUNTS, AmountsForm, house_rules_panel
 from cogs.ui.ids import (
     BUTTON_PATTERN,
@@ -50,6 +53,7 @@ from cogs.ui.manage import LiftDraft, MortgageDraft, build_panel, lift_panel, mo
 from cogs.ui.offers import lots_offer_message, offer_message
 from cogs.ui.trade_menu import LotsDraft, TradeDraft, builder_message, lots_panel
 from cogs.ui.turn import turn_view
+from cogs.ui.viewer import replay_view, viewer_message
 from cogs.ui.vote import vote_message
 from tests.cardgame.conftest import game as card_game
 from tests.engine.conftest import (
@@ -349,6 +353,38 @@ def draw_lobbies_and_forms(drawn: Drawn, lang: str) -> None:
         drawn.add("form", AmountsForm(GAME_ID, lang, group))
 
 
+# -- the history and the replay viewer -------------------------------------------------
+
+
+def draw_history(drawn: Drawn, lang: str) -> None:
+    """The history list (one page, several pages, an unreadable game), a recap's Replay
+    button and the viewer at the first, a middle and the last turn of both games."""
+    board = game([{}, {}, {}, {}], seed=3)
+    record = GameRecord.begin(board)
+    for _ in range(300):
+        action = next_simple_action(board)
+        if action is None:
+            break
+        record.add(action, apply_board_action(board, action))
+    cards = card_game(3, 2)
+    card_record = GameRecord(start=cards.to_dict())
+    player = SimpleCardPlayer()
+    while cards.phase != "over":
+        action = player.decide(cards, waiting_for(cards)[0])
+        apply_action(cards, action)
+        card_record.actions.append({"action": action, "dice": []})
+    entry = HistoryEntry(GAME_ID, "board", ("Ann", "Ben"), ("Ann",), 40, None)
+    for page, total in ((1, 3), (2, 25), (3, 25)):
+        drawn.add("history list", history_message([entry, GAME_ID + 1], page, total, lang))
+    drawn.add("recap", replay_view(GAME_ID, lang))
+    cache = ReplayCache()
+    for key, kept in (("board", record), ("cards", card_record)):
+        first, last = cache.turns(key, kept)
+        for number in (first, (first + last) // 2, last):
+            frame = cache.frame(key, number)
+            drawn.add(f"viewer of {key}", viewer_message(GAME_ID, frame, {"lang": lang}, lang))
+
+
 @pytest.fixture(scope="module")
 def drawn() -> Drawn:
     """Every component the UI draws for the positions of this module, in both languages."""
@@ -358,6 +394,7 @@ def drawn() -> Drawn:
             draw_board_game(found, name, position(), lang)
         draw_lobbies_and_forms(found, lang)
         draw_assignment(found, lang)
+        draw_history(found, lang)
     for index, state in enumerate(played_states(seed=3, actions=400)):
         if index % 4 == 0 or state.auction is not None or state.trades or state.debts:
             draw_board_game(found, f"simple game, action {index}", state, "de")

@@ -64,7 +64,7 @@ async def publish(pub: Publisher, row: GameRow, result: ApplyResult, channel: An
                 row.id,
                 channel,
                 "final message",
-                embed=turn_ui.final_embed(state, settings),
+                embed=turn_ui.final_embed(state, settings, game_id=row.id),
                 file=await turn_ui.board_file(state, settings),
             )
             ok &= final is not None

@@ -23,6 +23,7 @@ from cogs.ui.cards_table import (
     table_file,
     table_message,
 )
+from cogs.ui.fairness import reveal_embed
 
 if TYPE_CHECKING:
     from cogs.core.ports import PublisherPort as Publisher
@@ -56,7 +57,11 @@ async def publish(pub: Publisher, row: GameRow, result: ApplyResult, channel: An
             if event["type"] == "game_over":
                 winners = ", ".join(state.players[s].name for s in event["winners"])
                 posted = await pub.send(
-                    row.id, channel, "card winner", content=t(lang, "cards.winner", names=winners)
+                    row.id,
+                    channel,
+                    "card winner",
+                    content=t(lang, "cards.winner", names=winners),
+                    embed=reveal_embed(row.id, settings),  # the seed, now that it is over
                 )
                 ok &= posted is not None
         ok &= await _edit_table(pub, row, state, settings, channel)

@@ -16,6 +16,7 @@ from cogs.ui.ids import FORM, GAME, LOBBY, PANEL
 
 PLAY, PROPERTY, TRADES = "Play", "Property", "Trades"
 LOBBY_COG, CARDS, ASYNC = "Lobby", "CardGame", "AsyncPlay"
+HISTORY = "History"
 
 
 def _many(kind: str, actions: str, route: Route) -> dict[tuple[str, str], Route]:
@@ -95,4 +96,10 @@ ROUTES: dict[tuple[str, str], Route] = {
     (PANEL, "c_assign_page"): Route(CARDS, "assign_page", SEAT),
     (PANEL, "c_custom_go"): Route(CARDS, "custom_go", SEAT),
     (PANEL, "c_first"): Route(CARDS, "first", SEAT),
+    # -- the history and the replay viewer (cogs/history.py): the handler checks the
+    # -- server, and the seat for a running game; answered first (a board is drawn) ----
+    (PANEL, "hist_page"): Route(HISTORY, "page", ANYONE, DEFER),
+    (PANEL, "hist_pick"): Route(HISTORY, "pick", ANYONE, DEFER),
+    (PANEL, "rv_open"): Route(HISTORY, "open_replay", ANYONE, DEFER),
+    **_many(PANEL, "rv_back rv_prev rv_next rv_fwd", Route(HISTORY, "step", ANYONE, DEFER)),
 }

@@ -11,6 +11,7 @@ import discord
 
 from bot.cardgame import CardState, waiting_for
 from bot.i18n import t
+from cogs.ui.fairness import add_commitment
 from cogs.ui.ids import GameButton, clip
 from cogs.ui.text import mentions
 from render.cards import render_hand, render_round_result, render_table
@@ -118,6 +119,9 @@ def table_message(game: int, state: CardState, settings: dict[str, Any]) -> dict
         )
     if settings.get("deadline_at") and state.phase != "over":
         embed.add_field(name=t(lang, "turn.deadline"), value=f"<t:{settings['deadline_at']}:R>")
+    if state.phase != "over":
+        # One message for the whole game: it keeps saying what the fingerprint is.
+        add_commitment(embed, settings, cards=True, first=True)
     embed.set_footer(
         text=t(lang, "cards.footer", stock=len(state.stock), target=f"{target:,}".replace(",", "."))
     )

@@ -9,12 +9,13 @@ import discord
 from bot.asyncplay.timing import describe
 from bot.engine.legal import waiting_for
 from bot.engine.rules import Rules
-from bot.i18n import t
-from bot.stats import Standing
+from bot.i18n import money, t
+from bot.stats import PlayerRecord, Standing
 from bot.store import GameRow
 from bot.store.kinds import waiting_for as any_waiting_for
 from cogs.ui.text import Narrator, theme_of
 from cogs.ui.turn import EMBED_COLOUR, wealth_table
+from cogs.ui.widgets import group_name
 
 #: The time settings a card game has (no auctions, trades or time limit there).
 CARD_SETTINGS = ("deadline", "reminders", "missed_limit", "digest")
@@ -46,6 +47,65 @@ def leaderboard_text(ranking: list[Standing], lang: str, game: str | None, reade
     own = next((n for n, s in enumerate(ranking, 1) if s.user_id == reader), None)
     if own is not None and own > LEADERBOARD_TOP:
         lines += ["…", line(own, ranking[own - 1])]
+    return "\n".join(lines)
+
+
+def _number(lang: str, value: int) -> str:
+    """A count of points as players write it (``17.100`` / ``17,100``)."""
+    text = f"{value:,}"
+    return text.replace(",", ".") if lang == "de" else text
+
+
+def player_record_text(record: PlayerRecord, lang: str, game: str | None, name: str) -> str:
+    """``/monopoly stats player:``: one member's games, wins, average place, favourite
+    colour group and biggest win on this server (``bot/stats.py`` says what each means)."""
+    title = t(lang, f"stats.player.title.{game or 'all'}", name=name)
+    if record.games == 0:
+        return f"{title}\n{t(lang, 'stats.player.none', name=name)}"
+    lines = [
+        title,
+        t(
+            lang,
+            "stats.player.games" + (".one" if record.games == 1 else ""),
+            games=record.games,
+            wins=record.wins,
+            rate=round(record.win_rate * 100),
+        ),
+    ]
+    place = f"{record.average_place:.1f}"
+    lines.append(
+        t(lang, "stats.player.place", place=place.replace(".", "," if lang == "de" else "."))
+    )
+    if record.favourite_group is not None:
+        lines.append(
+            t(
+                lang,
+                "stats.player.favourite",
+                group=group_name(lang, None, record.favourite_group),
+                count=record.favourite_count,
+            )
+        )
+    else:
+        lines.append(t(lang, "stats.player.no_favourite"))
+    for win in record.biggest_wins:
+        if win.kind == "cards":
+            margin, score = _number(lang, win.margin), _number(lang, win.score)
+        else:
+            margin = money(lang, win.margin, win.currency or "EUR")
+            score = money(lang, win.score, win.currency or "EUR")
+        lines.append(
+            t(
+                lang,
+                f"stats.player.biggest.{win.kind}",
+                game=win.game,
+                margin=margin,
+                score=score,
+                players=win.players,
+                length=win.length,
+            )
+        )
+    if not record.biggest_wins:
+        lines.append(t(lang, "stats.player.no_win"))
     return "\n".join(lines)
 
 

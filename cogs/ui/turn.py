@@ -16,6 +16,7 @@ from bot.engine.legal import legal_actions, may_offer_lots, waiting_for
 from bot.engine.state import GameState
 from bot.engine.wealth import standings, wealth
 from bot.i18n import t
+from cogs.ui.fairness import add_commitment, add_reveal
 from cogs.ui.ids import GameButton, clip
 from cogs.ui.offers import lot_offer_buttons
 from cogs.ui.text import Narrator, theme_of
@@ -75,6 +76,8 @@ def turn_embed(state: GameState, settings: dict[str, Any], lines: list[str]) -> 
         waiting = ", ".join(state.players[s].name for s in waiting_for(state))
         embed.set_footer(text=t(lang, f"phase.{state.phase}") + " · " + waiting)
         _time_fields(embed, state, settings)
+        # The fingerprint of the seed while the game runs (the first turn says what it is).
+        add_commitment(embed, settings, cards=False, first=state.turn == 1)
     embed.set_image(url="attachment://board.png")
     return embed
 
@@ -223,8 +226,14 @@ def turn_extras(game: int, state: GameState, settings: dict[str, Any]) -> list[d
     return items
 
 
-def final_embed(state: GameState, settings: dict[str, Any]) -> discord.Embed:
-    """The end-of-game summary: the winner and the wealth table."""
+def final_embed(
+    state: GameState, settings: dict[str, Any], *, game_id: int | None = None
+) -> discord.Embed:
+    """The end-of-game summary: the winner and the wealth table.
+
+    With the ``game_id`` it also reveals the game's seed (the game is over: see
+    :mod:`bot.fairness`), so that anyone can check every throw.
+    """
     lang = settings["lang"]
     narrator = Narrator(state, lang, theme_of(settings))
     if state.winner is None:
@@ -240,6 +249,8 @@ def final_embed(state: GameState, settings: dict[str, Any]) -> discord.Embed:
         if player.bankrupt:
             table.append(f"– ~~{player.name}~~ ({t(lang, 'word.bankrupt')})")
     embed.description = t(lang, f"final.reason.{state.end_reason}") + "\n\n" + "\n".join(table)
+    if game_id is not None and state.phase == "over":
+        add_reveal(embed, game_id, settings)
     embed.set_image(url="attachment://board.png")
     return embed
 

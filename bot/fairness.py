@@ -1,0 +1,411 @@
+"""Dice you can check: the commitment to a game's seed, and the check of a record against it.
+
+Every throw of the dice and every shuffle of a game comes from one generator
+(:class:`~bot.engine.rng.SplitMix64`) started at the game's **seed**. When a game starts
+the bot shows the **fingerprint** of that seed, :func:`fingerprint`: the SHA-256 of
+``monopoly-seed:{game_id}:{seed}`` (UTF-8, both numbers in decimal). The fingerprint
+fixes the seed without telling it; the seed itself is shown only once the game is over.
+Then :func:`verify` rebuilds the start of the game from the seed alone (the card decks,
+the deeds dealt, who starts; the card game's first dealer and first deal), replays every
+action of the record and compares each throw (and each shuffle the record notes) with
+what the generator gives, and the end with the stored end. The record's own generator
+state is never trusted: it is only compared with the one computed from the seed.
+
+The scheme, with a few lines of Python anyone can run, is in ``docs/fair-dice.md``.
+
+Pure: no Discord, no store, no clock (the callers load the record and the seed).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.cardgame.game import apply_action as apply_card_action
+from bot.cardgame.game import new_game as new_card_game
+from bot.cardgame.record import RECORD_FORMAT as CARD_RECORD_FORMAT
+from bot.cardgame.rules import CardRules
+from bot.cardgame.state import STATE_FORMAT as CARD_STATE_FORMAT
+from bot.cardgame.state import CardState
+from bot.engine.board import custom_board
+from bot.engine.errors import IllegalAction
+from bot.engine.game import apply_action as apply_board_action
+from bot.engine.game import new_game
+from bot.engine.record import RECORD_FORMAT
+from bot.engine.rules import Rules
+from bot.engine.state import STATE_FORMAT, GameState
+
+#: The name and version of the scheme (an export's ``fairness.scheme``).
+SCHEME = "monopoly-seed/1"
+#: How many hex digits of the fingerprint Discord shows at the start (64 bits).
+SHORT_LENGTH = 16
+#: Seeds are what the generator takes: 0 to 2**64 - 1 (the bot draws 62 random bits).
+SEED_LIMIT = 1 << 64
+
+_MISSING = object()
+
+
+def commitment(seed: int, game_id: int) -> bytes:
+    """The bytes the fingerprint is the SHA-256 of: ``monopoly-seed:{game_id}:{seed}``.
+
+    The game id is part of it so that one fingerprint cannot be passed off for another
+    game (two games with the same seed still show different fingerprints).
+    """
+    return f"monopoly-seed:{check_game_id(game_id)}:{check_seed(seed)}".encode()
+
+
+def fingerprint(seed: int, game_id: int) -> str:
+    """The full fingerprint of a game's seed: 64 lower-case hex digits of SHA-256."""
+    return hashlib.sha256(commitment(seed, game_id)).hexdigest()
+
+
+def short(full: str) -> str:
+    """The first :data:`SHORT_LENGTH` hex digits of a fingerprint, as Discord shows them."""
+    return full[:SHORT_LENGTH]
+
+
+def check_seed(seed: object) -> int:
+    """``seed`` if it is a generator seed (an int from 0 to 2**64 - 1), else ValueError."""
+    if type(seed) is not int or not 0 <= seed < SEED_LIMIT:
+        raise ValueError(f"a seed is a whole number from 0 to 2**64 - 1, not {seed!r}")
+    return seed
+
+
+def check_game_id(game_id: object) -> int:
+    """``game_id`` if it is a game's id (a positive int), else ValueError."""
+    if type(game_id) is not int or game_id < 1:
+        raise ValueError(f"a game id is a positive whole number, not {game_id!r}")
+    return game_id
+
+
+def matches(given: str, full: str) -> bool:
+    """Whether ``given`` (the full fingerprint, or the short one Discord showed) is ``full``."""
+    text = given.strip().lower()
+    return len(text) >= SHORT_LENGTH and full.startswith(text)
+
+
+# -- the result --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """The first thing in a record that does not follow from the seed.
+
+    ``kind`` is one of ``fingerprint`` (the seed is not the one committed to), ``start``
+    (the start state differs from the one the seed gives; ``fields`` names where),
+    ``throw`` (throw number ``throw`` during action ``action``), ``deal`` (shuffle number
+    ``deal`` during action ``action``), ``action`` (action ``action`` cannot be replayed
+    with the seed's dice; ``detail`` is the engine's refusal) or ``end`` (every action
+    replays, but the stored end state differs; ``fields``). Actions are numbered from 1:
+    action ``n`` is the ``n``-th entry of the record's ``actions``.
+    """
+
+    kind: str
+    action: int | None = None
+    throw: int | None = None
+    deal: int | None = None
+    expected: Any = None
+    recorded: Any = None
+    fields: tuple[str, ...] = ()
+    detail: str = ""
+
+    def describe(self) -> str:
+        """One English line naming the mismatch (the command line prints it)."""
+        if self.kind == "fingerprint":
+            return (
+                f"the seed does not match the fingerprint shown at the start: it gives "
+                f"{self.expected}, the game showed {self.recorded}"
+            )
+        if self.kind == "start":
+            return f"the start does not follow from the seed (differs in {_names(self.fields)})"
+        if self.kind == "throw":
+            return (
+                f"action {self.action}, throw {self.throw}: the seed gives "
+                f"{_dice(self.expected)}, the record has {_dice(self.recorded)}"
+            )
+        if self.kind == "deal":
+            return (
+                f"action {self.action}, shuffle {self.deal}: the seed gives the deal "
+                f"{self.expected}, the record has {self.recorded}"
+            )
+        if self.kind == "action":
+            return (
+                f"action {self.action} ({self.recorded}) cannot be replayed with the seed's "
+                f"dice and cards: {self.detail}"
+            )
+        return f"every action replays, but the stored end differs (in {_names(self.fields)})"
+
+
+@dataclass(frozen=True)
+class Verification:
+    """What :func:`verify` found.
+
+    ``throws`` counts the throws of the dice compared one by one (the board game; the
+    throws that decided who starts are part of the start), ``deals`` the shuffles made
+    from the seed (the board game: its card decks and deeds at the start; the card game:
+    every round's deal), ``actions`` the actions replayed. ``end_checked`` says whether
+    the stored end state was compared too.
+    """
+
+    game: str  # "board" or "cards"
+    game_id: int
+    seed: int
+    fingerprint: str
+    actions: int = 0
+    throws: int = 0
+    deals: int = 0
+    end_checked: bool = False
+    mismatch: Mismatch | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True if everything in the record follows from the seed."""
+        return self.mismatch is None
+
+    def summary(self) -> str:
+        """One English line: "all N throws match …" or the first mismatch."""
+        if self.mismatch is not None:
+            return "MISMATCH: " + self.mismatch.describe()
+        end = " and the end" if self.end_checked else ""
+        if self.game == "cards":
+            return f"all {self.deals} shuffles match (the start, every action{end} as well)"
+        return (
+            f"all {self.throws} throws match (the start with {self.deals} shuffles, every "
+            f"action{end} as well)"
+        )
+
+
+def _names(fields: tuple[str, ...]) -> str:
+    shown = ", ".join(fields[:6])
+    return shown + (f" and {len(fields) - 6} more" if len(fields) > 6 else "")
+
+
+def _dice(value: Any) -> str:
+    if isinstance(value, list) and len(value) == 2:
+        return f"{value[0]}+{value[1]}"
+    return "nothing" if value is None else json.dumps(value)
+
+
+# -- verifying ------------------------------------------------------------------------------
+
+
+def verify(
+    record: Any,
+    seed: int,
+    game_id: int,
+    *,
+    fingerprint: str | None = None,
+    final: Mapping[str, Any] | None = None,
+) -> Verification:
+    """Check ``record`` (a game's start and actions) against ``seed``; see the module doc.
+
+    ``record`` is a :class:`~bot.engine.record.GameRecord`, a
+    :class:`~bot.cardgame.record.CardRecord` or their JSON form (``monopoly-record/1``,
+    which the store exports for both games, or ``monopoly-cards-record/1``).
+    ``fingerprint`` is the one shown at the start (full or its first 16 digits): if
+    given, the seed must match it first. ``final`` is the stored end state, compared
+    with the replay's end if given.
+
+    Raises ValueError for a record that is not one (bad format, a start that is no
+    game's start, an entry without an action): that is a bad file, not a mismatch.
+    """
+    start, entries = _parts(record)
+    seed, game_id = check_seed(seed), check_game_id(game_id)
+    # (The parameter ``fingerprint`` hides the function of that name here.)
+    full = hashlib.sha256(commitment(seed, game_id)).hexdigest()
+    cards = start.get("format") == CARD_STATE_FORMAT
+    result = Verification(
+        game="cards" if cards else "board", game_id=game_id, seed=seed, fingerprint=full
+    )
+    if fingerprint is not None and not matches(fingerprint, full):
+        return _with(result, Mismatch("fingerprint", expected=full, recorded=fingerprint))
+    state, deals = _rebuild(start, seed)
+    result = _with(result, deals=deals)
+    differs = differences(state.to_dict(), start)
+    if differs:
+        return _with(result, Mismatch("start", fields=differs))
+    apply: Callable[[Any, dict[str, Any]], list[dict[str, Any]]] = (
+        apply_card_action if cards else apply_board_action  # type: ignore[assignment]
+    )
+    throws = 0
+    for number, entry in enumerate(entries, 1):
+        action = entry["action"]
+        try:
+            # A copy: the engine must not change the caller's record.
+            events = apply(state, copy.deepcopy(action))
+        except IllegalAction as error:
+            kind = action.get("type") if isinstance(action, dict) else None
+            found = Mismatch("action", action=number, recorded=kind, detail=error.code)
+            return _with(result, found, actions=number - 1, throws=throws)
+        thrown = [e["dice"] for e in events if e["type"] == "rolled"]
+        found = _compare_throws(number, throws, thrown, entry.get("dice", []))
+        if found is not None:
+            # ``throws`` counts the throws that matched: those before this one.
+            return _with(result, found, actions=number - 1, throws=(found.throw or 1) - 1)
+        throws += len(thrown)
+        dealt = [e["deal"] for e in events if e["type"] == "round_started"]
+        found = _compare_deals(number, deals, dealt, entry["deals"]) if "deals" in entry else None
+        if found is not None:
+            return _with(
+                result, found, actions=number - 1, throws=throws, deals=(found.deal or 1) - 1
+            )
+        deals += len(dealt)
+    result = _with(result, actions=len(entries), throws=throws, deals=deals)
+    if final is not None:
+        differs = differences(state.to_dict(), final)
+        result = _with(result, end_checked=True)
+        if differs:
+            return _with(result, Mismatch("end", fields=differs))
+    return result
+
+
+def _with(result: Verification, mismatch: Mismatch | None = None, **changes: Any) -> Verification:
+    """``result`` with ``changes`` (and the mismatch, if one is given)."""
+    values = {**result.__dict__, **changes}
+    if mismatch is not None:
+        values["mismatch"] = mismatch
+    return Verification(**values)
+
+
+def _parts(record: Any) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The start state and the entries of a record in any of its forms (ValueError if none).
+
+    Both are deep copies made through JSON, so the check sees exactly what a file holds
+    (and never changes the caller's record).
+    """
+    if isinstance(record, Mapping):
+        if record.get("format") not in (RECORD_FORMAT, CARD_RECORD_FORMAT):
+            raise ValueError(f"not a {RECORD_FORMAT} or {CARD_RECORD_FORMAT} document")
+        start, entries = record.get("start"), record.get("actions")
+    else:
+        start, entries = getattr(record, "start", None), getattr(record, "actions", None)
+    if not isinstance(start, Mapping) or start.get("format") not in (
+        STATE_FORMAT,
+        CARD_STATE_FORMAT,
+    ):
+        raise ValueError("the record has no start state of either game")
+    if not isinstance(entries, list) or not all(
+        isinstance(e, Mapping) and isinstance(e.get("action"), Mapping) for e in entries
+    ):
+        raise ValueError("the record's actions are not a list of {action, dice} entries")
+    try:
+        raw = json.loads(json.dumps({"start": start, "actions": entries}, allow_nan=False))
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"the record is not plain JSON: {error}") from error
+    return raw["start"], raw["actions"]
+
+
+def _rebuild(start: dict[str, Any], seed: int) -> tuple[GameState | CardState, int]:
+    """The start of the game from the seed alone, and how many shuffles it made.
+
+    Only what the players chose comes from the record: the seats (ids and names), the
+    rules and, for a server's own board, the board. Everything random is made anew.
+    """
+    players_raw = start.get("players")
+    if not isinstance(players_raw, list) or not all(isinstance(p, dict) for p in players_raw):
+        raise ValueError("the start state has no players")
+    try:
+        players = [(str(p["id"]), str(p["name"])) for p in players_raw]
+        if start["format"] == CARD_STATE_FORMAT:
+            settings = CardRules.from_dict(start["rules"])
+            return new_card_game(players, seed, settings), 1
+        rules = Rules.from_dict(start["rules"])
+        data = start.get("board_data")
+        board = custom_board(data) if data is not None else None
+        state = new_game(players, seed=seed, rules=rules, board=board)
+    except (IllegalAction, KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"the start state cannot be rebuilt: {error!r}") from error
+    return state, len(state.decks) + (1 if rules.deal_deeds else 0)
+
+
+def _compare_throws(number: int, before: int, thrown: list[Any], recorded: Any) -> Mismatch | None:
+    """The first throw of action ``number`` that differs from the record, or None."""
+    recorded = recorded if isinstance(recorded, list) else [recorded]
+    for index in range(max(len(thrown), len(recorded))):
+        mine = thrown[index] if index < len(thrown) else None
+        theirs = recorded[index] if index < len(recorded) else None
+        if mine != theirs:
+            return Mismatch(
+                "throw", action=number, throw=before + index + 1, expected=mine, recorded=theirs
+            )
+    return None
+
+
+def _compare_deals(number: int, before: int, dealt: list[str], recorded: Any) -> Mismatch | None:
+    """The first shuffle of action ``number`` that differs from the record, or None."""
+    recorded = recorded if isinstance(recorded, list) else [recorded]
+    for index in range(max(len(dealt), len(recorded))):
+        mine = dealt[index] if index < len(dealt) else None
+        theirs = recorded[index] if index < len(recorded) else None
+        if mine != theirs:
+            return Mismatch(
+                "deal", action=number, deal=before + index + 1, expected=mine, recorded=theirs
+            )
+    return None
+
+
+def differences(expected: Mapping[str, Any], found: Any) -> tuple[str, ...]:
+    """Where ``found`` differs from the state ``expected``: top-level keys, one level deeper
+    for dicts (``decks.chance``) and for lists of dicts (``players[1].hand``)."""
+    if not isinstance(found, Mapping):
+        return ("the whole state",)
+    names: list[str] = []
+    for key in sorted(set(expected) | set(found)):
+        mine, theirs = expected.get(key, _MISSING), found.get(key, _MISSING)
+        if mine == theirs:
+            continue
+        if isinstance(mine, dict) and isinstance(theirs, dict):
+            names += [
+                f"{key}.{inner}"
+                for inner in sorted(set(mine) | set(theirs), key=str)
+                if mine.get(inner, _MISSING) != theirs.get(inner, _MISSING)
+            ]
+        elif (
+            isinstance(mine, list)
+            and isinstance(theirs, list)
+            and len(mine) == len(theirs)
+            and all(isinstance(x, dict) for x in mine)
+            and all(isinstance(y, dict) for y in theirs)
+        ):
+            for index, (x, y) in enumerate(zip(mine, theirs, strict=True)):
+                names += [
+                    f"{key}[{index}].{inner}"
+                    for inner in sorted(set(x) | set(y), key=str)
+                    if x.get(inner, _MISSING) != y.get(inner, _MISSING)
+                ]
+        else:
+            names.append(key)
+    return tuple(names)
+
+
+# -- the seed in a game's settings ---------------------------------------------------------
+
+#: The settings key of the seed: secret until the game is over (nothing shows it before).
+SEED_KEY = "fair_seed"
+#: The settings key of the full fingerprint: public from the start.
+FINGERPRINT_KEY = "seed_fingerprint"
+
+
+def commit(seed: int, game_id: int) -> dict[str, Any]:
+    """The settings a game starts with for its seed: the secret seed and its fingerprint."""
+    return {SEED_KEY: check_seed(seed), FINGERPRINT_KEY: fingerprint(seed, game_id)}
+
+
+def export_fairness(settings: Mapping[str, Any], game_id: int) -> dict[str, Any] | None:
+    """The ``fairness`` object of a finished game's export, or None (no seed was kept).
+
+    Only for a finished game: the caller checks that (a running game's seed is secret).
+    """
+    seed = settings.get(SEED_KEY)
+    if type(seed) is not int:
+        return None
+    return {
+        "scheme": SCHEME,
+        "game_id": game_id,
+        "seed": seed,
+        "fingerprint": settings.get(FINGERPRINT_KEY) or fingerprint(seed, game_id),
+    }

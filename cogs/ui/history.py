@@ -1,0 +1,181 @@
+"""``/monopoly history``: the server's finished games, newest first, ten to a page.
+
+A private message: one line per game (id, board or card game, players, winner or
+"abandoned", length, date), a select to choose one (its recap follows, with a
+**Replay ▶** button, see ``cogs/ui/viewer.py``) and ◀ ▶ to turn the pages.
+
+Custom ids (routed in ``cogs/core/routes.py``; the server is the clicking user's, so it is
+not in the id): the select ``xs:0:hist_pick:{page}`` (a game's id as each option's value),
+the page buttons ``xb:0:hist_page:{page}-p`` / ``-n`` (the page to show, counted from 1;
+the suffix keeps the two ids apart when both point at the same page).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import discord
+
+from bot.cardgame import CardState
+from bot.i18n import t
+from bot.store import GameRow
+from cogs.ui.ids import OPTION_MAX, PanelButton, PanelSelect, clip
+
+#: Games per page (a select holds 25 options; ten lines keep the message short).
+PAGE_SIZE = 10
+#: The game part of the list's custom ids: the list belongs to a server, not a game.
+NO_GAME = 0
+#: Characters of one line of the list (long names are cut).
+LINE_MAX = 300
+#: The colour of the list and of the viewer.
+HISTORY_COLOUR = 0x6A1B9A
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One finished game as the list shows it; ``winners`` is empty for an abandoned game,
+    ``kind`` is ``"board"`` or ``"cards"``, ``length`` counts turns or rounds."""
+
+    game: int
+    kind: str
+    players: tuple[str, ...]
+    winners: tuple[str, ...]
+    length: int
+    finished: datetime | None
+
+
+def entry_of(row: GameRow) -> HistoryEntry | None:
+    """The list entry of a finished game's row (None for a lobby that never started)."""
+    state = row.state
+    if state is None:
+        return None
+    names = tuple(p.name for p in state.players)
+    if isinstance(state, CardState):
+        seats = list(state.winners) if state.phase == "over" else []
+        kind, length = "cards", state.round
+    else:
+        seats = [] if state.winner is None else [state.winner]
+        kind, length = "board", state.turn
+    winners = tuple(names[s] for s in seats if 0 <= s < len(names))
+    return HistoryEntry(row.id, kind, names, winners, length, row.updated_at)
+
+
+def pages_for(total: int) -> int:
+    """How many pages ``total`` games fill (at least one)."""
+    return max(1, -(-total // PAGE_SIZE))
+
+
+def clamp_page(page: int, total: int) -> int:
+    """``page`` (counted from 1) within the pages ``total`` games fill."""
+    return min(max(page, 1), pages_for(total))
+
+
+def _kind(entry: HistoryEntry, lang: str) -> str:
+    return t(lang, "games.cards" if entry.kind == "cards" else "games.board")
+
+
+def _result(entry: HistoryEntry, lang: str) -> str:
+    if not entry.winners:
+        return t(lang, "history.abandoned")
+    return t(lang, "history.won", names=", ".join(entry.winners))
+
+
+def _length(entry: HistoryEntry, lang: str) -> str:
+    key = "history.rounds" if entry.kind == "cards" else "history.turns"
+    return t(lang, key + (".one" if entry.length == 1 else ""), count=entry.length)
+
+
+def history_line(entry: HistoryEntry, lang: str) -> str:
+    """One game of the list: id, kind, players, result, length and date."""
+    date = f"<t:{int(entry.finished.timestamp())}:d>" if entry.finished is not None else "–"
+    return clip(
+        t(
+            lang,
+            "history.line",
+            game=entry.game,
+            kind=_kind(entry, lang),
+            players=", ".join(entry.players),
+            result=_result(entry, lang),
+            length=_length(entry, lang),
+            date=date,
+        ),
+        LINE_MAX,
+    )
+
+
+def history_message(
+    entries: list[HistoryEntry | int], page: int, total: int, lang: str
+) -> dict[str, Any]:
+    """The list page ``page`` (from 1) of ``total`` finished games: embed and view.
+
+    ``entries`` are the page's games, newest first; a game whose state could not be read
+    is given as its id only and listed as unreadable (it cannot be chosen).
+    """
+    pages = pages_for(total)
+    if total == 0:
+        return {"content": t(lang, "history.none")}
+    lines = []
+    options = []
+    for entry in entries:
+        if isinstance(entry, int):
+            lines.append(t(lang, "history.unreadable", game=entry))
+            continue
+        lines.append(history_line(entry, lang))
+        options.append(
+            discord.SelectOption(
+                label=clip(
+                    t(
+                        lang,
+                        "history.option",
+                        game=entry.game,
+                        kind=_kind(entry, lang),
+                        result=_result(entry, lang),
+                    ),
+                    OPTION_MAX,
+                ),
+                description=clip(
+                    f"{', '.join(entry.players)} · {_length(entry, lang)}", OPTION_MAX
+                ),
+                value=str(entry.game),
+            )
+        )
+    embed = discord.Embed(
+        title=t(lang, "history.title", page=page, pages=pages, count=total),
+        description="\n".join(lines),
+        colour=HISTORY_COLOUR,
+    )
+    embed.set_footer(text=t(lang, "history.footer"))
+    view = discord.ui.View(timeout=None)
+    if options:
+        view.add_item(
+            PanelSelect(
+                NO_GAME,
+                "hist_pick",
+                str(page),
+                options=options,
+                placeholder=t(lang, "history.pick"),
+                row=0,
+            )
+        )
+    for step, arrow, target in (("p", "◀", page - 1), ("n", "▶", page + 1)):
+        view.add_item(
+            PanelButton(
+                NO_GAME,
+                "hist_page",
+                f"{clamp_page(target, total)}-{step}",
+                label=arrow,
+                disabled=not 1 <= target <= pages,
+                row=1,
+            )
+        )
+    return {"content": None, "embed": embed, "view": view}
+
+
+def page_arg(arg: str | None) -> int | None:
+    """The page a page button asks for (``"3-n"`` -> 3), or None if the id is malformed."""
+    number, _, step = (arg or "").partition("-")
+    if step not in ("p", "n") or not (number.isascii() and number.isdigit()):
+        return None
+    return int(number)
