@@ -14,7 +14,10 @@ from bot.cardgame import CardState
 from bot.store import GameRow, GameStatus
 
 #: Parts a game can miss, in the order the reconciler repairs them.
-PARTS = ("timers", "lobby", "turn", "table", "auction", "offers")
+PARTS = ("timers", "lobby", "turn", "table", "auction", "offers", "final")
+#: The settings key of a game whose end (final message, seed, recap) did not go out:
+#: the publisher sets it when that post fails and removes it once the end is shown.
+FINAL_DUE = "final_due"
 
 
 def missing_parts(row: GameRow) -> list[str]:
@@ -26,7 +29,8 @@ def missing_parts(row: GameRow) -> list[str]:
       for an older state (not checked during an auction, when the turn message waits);
     * ``table``: the same for the card game's table message;
     * ``auction``: an auction under way without its message, or one showing an older bid;
-    * ``offers``: an open trade offer or lot offer without its public message.
+    * ``offers``: an open trade offer or lot offer without its public message;
+    * ``final``: a game that is over whose end could not be posted (:data:`FINAL_DUE`).
 
     Games stored before these records existed (no ``turn_seq``) count as live; a click on
     their outdated buttons still finds them (``stale_message``).
@@ -35,6 +39,8 @@ def missing_parts(row: GameRow) -> list[str]:
     if row.status == GameStatus.LOBBY:
         return [] if settings.get("lobby_message") else ["lobby"]
     state = row.state
+    if settings.get(FINAL_DUE) is not None and row.status != GameStatus.LOBBY:
+        return ["final"]
     if row.status != GameStatus.RUNNING or state is None or state.phase == "over":
         return []
     missing = []

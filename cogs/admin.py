@@ -209,15 +209,21 @@ class AdminCog(FeatureCog, name="Admin"):
         """The host (or a member with Manage Server) ends the game."""
         click = self.core.dispatcher.command(interaction)
         row = await self._hosted(click)
-        if not isinstance(row.state, GameState):
+        if row.state is None:  # a lobby
             await self.core.store.finish(row.id, "abandoned")
             message_id = row.settings.get("lobby_message")
-            if message_id is not None and row.state is None:
+            if message_id is not None:
                 await self.core.publisher.edit(
                     row.id, click.channel, message_id, "lobby", view=None
                 )
-            closed = "cards.ended" if row.state is not None else "lobby.closed"
-            await click.reply(t(click.lang, closed), private=False)
+            await click.reply(t(click.lang, "lobby.closed"), private=False)
+            return
+        if not isinstance(row.state, GameState):  # the card game has no end by wealth
+            await click.defer(private=True)
+            await self.core.store.finish(row.id, "abandoned")
+            # The end in public: that it was ended, the seed and the recap.
+            await self.core.publisher.ended(row.id, click.channel)
+            await click.reply(t(click.lang, "manage.done"))
             return
         await click.defer(private=True)
         await click.act_as_host({"type": "end_game", "mode": mode})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 
 import discord
@@ -219,3 +220,30 @@ def test_setup_hook_syncs_command_tree(
 
 def test_configure_logging_accepts_unknown_level() -> None:
     configure_logging("not-a-level")  # falls back to INFO instead of raising
+
+
+async def test_debug_logging_never_prints_a_running_game_s_generator(tmp_path: Path) -> None:
+    """At DEBUG the SQLite driver would log every SQL parameter, the stored state with
+    its dice generator among them (docs/fair-dice.md): it is kept at INFO."""
+    import aiosqlite
+
+    root = logging.getLogger()
+    old_level, old_handlers = root.level, list(root.handlers)
+    seen: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            seen.append(record.getMessage())
+
+    root.handlers = []
+    try:
+        configure_logging("DEBUG")
+        root.addHandler(Keep(level=logging.DEBUG))
+        async with aiosqlite.connect(tmp_path / "x.db") as db:
+            await db.execute("select ?", ("rng-state-1234567",))
+        assert root.level == logging.DEBUG
+        assert not any("rng-state-1234567" in line for line in seen)
+    finally:
+        root.handlers = old_handlers
+        root.setLevel(old_level)
+        logging.getLogger("aiosqlite").setLevel(logging.NOTSET)

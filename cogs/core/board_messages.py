@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from bot.asyncplay import absence
 from bot.engine.state import GameState
 from bot.i18n import t
+from bot.liveness import FINAL_DUE
 from bot.store import ApplyResult, GameRow
 from bot.store.kinds import waiting_for
 from cogs.core.notify import tell_turn
@@ -60,14 +61,7 @@ async def publish(pub: Publisher, row: GameRow, result: ApplyResult, channel: An
         old_id = settings.get("turn_message")
         if state.phase == "over":
             await _edit_turn(pub, row, state, settings, channel, lines, final=True)
-            final = await pub.send(
-                row.id,
-                channel,
-                "final message",
-                embed=turn_ui.final_embed(state, settings, game_id=row.id),
-                file=await turn_ui.board_file(state, settings),
-            )
-            ok &= final is not None
+            ok &= await post_final(pub, row, state, settings, channel)
             settings["turn_lines"] = []
         elif new_turn or old_id is None:
             await _edit_turn(pub, row, state, settings, channel, lines, final=True)
@@ -77,8 +71,32 @@ async def publish(pub: Publisher, row: GameRow, result: ApplyResult, channel: An
             bidding = state.auction is not None and all(e["type"] in BIDDING for e in result.events)
             if not bidding:
                 ok &= await _edit_turn(pub, row, state, settings, channel, lines, final=False)
+    elif state.phase == "over":
+        settings[FINAL_DUE] = state.seq  # the reconciler posts the end once it can
     await pub.save(row, settings)
     return ok
+
+
+async def post_final(
+    pub: Publisher, row: GameRow, state: GameState, settings: dict[str, Any], channel: Any
+) -> bool:
+    """Post the end of a board game: the final table with the seed, the board, the recap.
+
+    If it does not go out, ``final_due`` stays in the settings and the reconciler posts
+    it again (``settings`` in place).
+    """
+    embeds = [turn_ui.final_embed(state, settings, game_id=row.id)]
+    files = [await turn_ui.board_file(state, settings)]
+    recap = await pub.recap(row)
+    if recap is not None:
+        embeds.append(recap["embed"])
+        files.append(recap["file"])
+    message = await pub.send(row.id, channel, "final message", embeds=embeds, files=files)
+    if message is None:
+        settings[FINAL_DUE] = state.seq
+        return False
+    settings.pop(FINAL_DUE, None)
+    return True
 
 
 async def post_turn(

@@ -13,6 +13,7 @@ from bot.asyncplay import absence
 from bot.cardgame import CardState
 from bot.cardgame.view import visible_events
 from bot.i18n import t
+from bot.liveness import FINAL_DUE
 from bot.store import ApplyResult, GameRow
 from cogs.core.notify import game_link, tell_turn
 from cogs.ui.cards_table import (
@@ -55,18 +56,40 @@ async def publish(pub: Publisher, row: GameRow, result: ApplyResult, channel: An
                 )
                 ok &= posted is not None
             if event["type"] == "game_over":
-                winners = ", ".join(state.players[s].name for s in event["winners"])
-                posted = await pub.send(
-                    row.id,
-                    channel,
-                    "card winner",
-                    content=t(lang, "cards.winner", names=winners),
-                    embed=reveal_embed(row.id, settings),  # the seed, now that it is over
-                )
-                ok &= posted is not None
+                ok &= await post_end(pub, row, settings, channel)
         ok &= await _edit_table(pub, row, state, settings, channel)
+    elif state.phase == "over":
+        settings[FINAL_DUE] = state.seq  # the reconciler posts the end once it can
     await pub.save(row, settings)
     return ok
+
+
+async def post_end(pub: Publisher, row: GameRow, settings: dict[str, Any], channel: Any) -> bool:
+    """Post the end of a card game: the winners (or that the host ended it), the seed and
+    the recap. If it does not go out, ``final_due`` stays in the settings and the
+    reconciler posts it again (``settings`` in place)."""
+    state = row.state
+    assert isinstance(state, CardState)
+    lang = settings.get("lang", "de")
+    if state.winners:
+        names = ", ".join(state.players[s].name for s in state.winners)
+        content = t(lang, "cards.winner", names=names)
+    else:
+        content = t(lang, "cards.ended")
+    embeds = [embed for embed in [reveal_embed(row.id, settings)] if embed is not None]
+    files = []
+    recap = await pub.recap(row)
+    if recap is not None:
+        embeds.append(recap["embed"])
+        files.append(recap["file"])
+    posted = await pub.send(
+        row.id, channel, "card game end", content=content, embeds=embeds, files=files
+    )
+    if posted is None:
+        settings[FINAL_DUE] = state.seq
+        return False
+    settings.pop(FINAL_DUE, None)
+    return True
 
 
 async def _edit_table(

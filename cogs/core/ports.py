@@ -61,6 +61,9 @@ class PublisherPort(Protocol):
     def permission_fine(self, game: int) -> None:
         """A post went through."""
 
+    async def recap(self, row: GameRow) -> dict[str, Any] | None:
+        """The recap of a game that is over as message parts, or None."""
+
     async def save(self, row: GameRow, settings: dict[str, Any]) -> None:
         """Write back the settings a publishing step changed."""
 

@@ -26,8 +26,10 @@ import discord
 
 from bot.cardgame import CardState
 from bot.i18n import t
+from bot.liveness import FINAL_DUE
 from bot.store import ApplyResult, GameRow
 from cogs.core import board_messages, card_messages
+from cogs.ui.recap import recap_message
 
 if TYPE_CHECKING:
     from cogs.core.ports import CorePort as Core
@@ -265,6 +267,23 @@ class Publisher:
             await self.save(row, settings)
             return ok
 
+    async def ended(self, game: int, channel: Any | None = None) -> bool:
+        """Post the end of a card game its host ended (no action ends it): the seed and
+        the recap; True if it went out (else the reconciler posts it again)."""
+        async with self.core.service.lock(game):
+            row = await self.core.store.load(game)
+            channel = channel or await self.channel(row.channel_id)
+            settings = dict(row.settings)
+            if not isinstance(row.state, CardState):
+                return True  # a board game's end comes with its last action
+            if channel is None:
+                settings[FINAL_DUE] = row.state.seq
+                ok = False
+            else:
+                ok = await card_messages.post_end(self, row, settings, channel)
+            await self.save(row, settings)
+            return ok
+
     async def show(self, game: int) -> bool:
         """Post the game's current message (turn message or table) as it is now."""
         async with self.core.service.lock(game):
@@ -278,6 +297,17 @@ class Publisher:
                 ok = await board_messages.post_turn(self, row, settings, channel, lines)
             await self.save(row, settings)
             return ok
+
+    async def recap(self, row: GameRow) -> dict[str, Any] | None:
+        """The recap of a game that is over (``{"embed", "file"}``), or None if it cannot
+        be made: the end of a game is posted without it then, never held up by it."""
+        try:
+            record = await self.core.store.record(row.id)
+            lang = row.settings.get("lang", "de")
+            return await recap_message(row.id, record, dict(row.settings), lang)
+        except Exception:  # noqa: BLE001 - a recap is a bonus; the end must go out
+            log.exception("Game %s: the recap could not be made", row.id)
+            return None
 
     async def save(self, row: GameRow, settings: dict[str, Any]) -> None:
         """Write back the settings keys a publishing step changed or removed.

@@ -151,6 +151,10 @@ class Reconciler:
                     await pub.edit(row.id, channel, old, "old auction message", view=None)
             elif part == "offers" and state is not None and not isinstance(state, CardState):
                 ok = await board_messages.post_offers(pub, row, state, settings, None, channel)
+            elif part == "final" and isinstance(state, CardState):
+                ok = await card_messages.post_end(pub, row, settings, channel)
+            elif part == "final" and state is not None:
+                ok = await board_messages.post_final(pub, row, state, settings, channel)
             if ok:
                 done.append(part)
         await pub.save(row, settings)

@@ -304,7 +304,8 @@ async def test_no_path_shows_the_seed_or_the_dice_to_come_before_the_end(
     fingerprint does."""
     caplog.set_level(logging.DEBUG)
     # The SQLite driver's own DEBUG lines print every SQL parameter, the stored state with
-    # its generator included. Not the bot's text: see the report on MONOPOLY_LOG_LEVEL.
+    # its generator included; the bot keeps that logger at INFO as here (bot/logging_setup.py,
+    # tested in tests/test_foundation.py).
     caplog.set_level(logging.INFO, logger="aiosqlite")
     seen = Seen(table)
     alice, bob = table.alice, table.bob

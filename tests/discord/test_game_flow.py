@@ -451,7 +451,9 @@ async def test_the_last_player_standing_wins(table: Table) -> None:
     # 1600 cash + Schlossallee 400 + hotel (4 houses and the hotel, 5 x 200) + Badstraße 60
     assert "1. bob: 3.060 €" in summary
     assert "– ~~alice~~ (bankrott)" in summary
-    assert [a.filename for a in final.attachments] == ["board.png"]
+    # The recap comes with the end (tests/discord/test_history.py looks at it closely).
+    assert [a.filename for a in final.attachments] == ["board.png", f"recap-{game}.png"]
+    assert final.embeds[1].title == f"📈 Rückblick auf Spiel #{game}"
     assert buttons(final) == []
     old = table.message(turn.id)
     assert old.embeds[0].title == "Das Spiel ist vorbei"
