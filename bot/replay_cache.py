@@ -46,6 +46,10 @@ from bot.engine.state import GameState
 from bot.store.errors import InvalidRecord
 from bot.store.kinds import AnyState, apply, state_from_dict, state_from_json
 
+#: Pixels of the viewer's board image (the turn message's is 1400): about half the
+#: drawing time, still readable in Discord's preview. Kept here, next to the frames it
+#: draws, for the viewer (``cogs/ui/viewer.py``) and its bench (``bot/replay_bench.py``).
+VIEWER_SIZE = 1000
 #: Turns between two snapshots: a frame replays at most this many turns' actions.
 SNAPSHOT_EVERY = 10
 #: Snapshots kept over all games (a snapshot is a state's JSON, a few kilobytes).

@@ -1,4 +1,4 @@
-"""The recap of a game (bot/recap.py): read from the record by one replay.
+"""The recap of a game (bot/recap/): read from the record by one replay.
 
 A seeded game of simple players checks the series against the engine's own
 ``wealth`` and the events; a hand-made record with a known rent, purchase, auction,

@@ -239,3 +239,16 @@ def test_the_card_game_is_shown_round_by_round() -> None:
         scored = [e for e in frame.events if e["type"] == "round_scored"]
         assert [e["round"] for e in scored] == [number]
     assert cache.frame("c", last).state.phase == "over"
+
+
+def test_the_viewer_bench_browses_within_the_game() -> None:
+    """``monopoly-bot bench --viewer``: every step is a turn of the game, and the bench
+    reports a step for each."""
+    from bot.replay_bench import bench_viewer, browse_path
+
+    path = browse_path(1, 57, seed=3)
+    assert all(1 <= n <= 57 for n in path)
+    assert {2, 3} <= set(path) and any(b - a == 10 for a, b in zip(path, path[1:], strict=False))
+    result = bench_viewer(players=2, seed=1, turns=25)
+    assert result.turns >= 25 and result.steps == len(browse_path(1, result.turns, 1))
+    assert "monopoly-viewer:" in result.line()

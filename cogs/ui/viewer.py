@@ -22,15 +22,12 @@ import discord
 from bot.cardgame import CardState
 from bot.engine.state import GameState
 from bot.i18n import t
-from bot.replay_cache import Frame
+from bot.replay_cache import VIEWER_SIZE, Frame
 from cogs.ui.cards_table import event_line, round_message
 from cogs.ui.ids import PanelButton, clip
 from cogs.ui.text import Narrator, theme_of
 from cogs.ui.turn import board_file, wealth_table
 
-#: Pixels of the viewer's board image (the turn message's is 1400): about half the
-#: drawing time, still readable in Discord's preview.
-VIEWER_SIZE = 1000
 #: Event lines shown per frame (the rest of a long turn is summarised as "…").
 MAX_LINES = 25
 #: Characters of the embed's description (Discord allows 4096).

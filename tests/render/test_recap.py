@@ -1,4 +1,4 @@
-"""The recap images (render/recap.py): both kinds, readable on a phone, golden images.
+"""The recap images (render/recap/): both kinds, readable on a phone, golden images.
 
 "Readable on a phone" is measured, not guessed: every text drawn on the image (ticks,
 legend, key, moments, the tokens' initials) is at least MIN_PHONE_TEXT pixels high

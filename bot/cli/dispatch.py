@@ -1,0 +1,31 @@
+"""The entry point of ``monopoly-bot``: parse the command line, run the subcommand's handler."""
+
+from __future__ import annotations
+
+from bot.cli.bench import cmd_bench
+from bot.cli.export import cmd_export, cmd_verify
+from bot.cli.parser import build_parser
+from bot.cli.run import cmd_run, cmd_sync
+from bot.cli.simulate import cmd_replay, cmd_simulate, cmd_tournament
+from bot.cli.status import cmd_health, cmd_status
+from bot.cli.store_copy import cmd_store
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``monopoly-bot`` console script."""
+    args = build_parser().parse_args(argv)
+    command = args.command or "run"
+    handler = {
+        "run": cmd_run,
+        "sync": cmd_sync,
+        "status": cmd_status,
+        "health": cmd_health,
+        "store": cmd_store,
+        "simulate": cmd_simulate,
+        "replay": cmd_replay,
+        "export": cmd_export,
+        "verify": cmd_verify,
+        "tournament": cmd_tournament,
+        "bench": cmd_bench,
+    }[command]
+    return handler(args)

@@ -1,0 +1,44 @@
+"""The colours of a recap image: the players' token colours and text that reads on them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from render.assets import RGB, colours_key, palette
+
+
+def player_colours(
+    count: int, theme: str = "light", colors: Mapping[str, Any] | None = None
+) -> list[RGB]:
+    """The token colours of ``count`` seats, exactly as the board image draws them."""
+    pal = palette(theme, colours_key(colors))
+    return [pal.player(seat) for seat in range(count)]
+
+
+def _luminance(colour: RGB) -> float:
+    def channel(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(c) for c in colour)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: RGB, b: RGB) -> float:
+    """The WCAG contrast ratio of two colours (1 to 21)."""
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def readable(colour: RGB, background: RGB, ratio: float = 4.5) -> RGB:
+    """``colour`` darkened (or lightened on a dark background) until text in it reads."""
+    dark_background = _luminance(background) < 0.2
+    for _ in range(20):
+        if contrast(colour, background) >= ratio:
+            break
+        if dark_background:
+            colour = tuple(round(c + (255 - c) * 0.2) for c in colour)  # type: ignore[assignment]
+        else:
+            colour = tuple(round(c * 0.82) for c in colour)  # type: ignore[assignment]
+    return colour
