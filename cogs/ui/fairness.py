@@ -85,6 +85,8 @@ def verification_embed(lang: str, result: Verification) -> discord.Embed:
     found = result.mismatch
     if found is None:
         key = "fair.verify.ok.cards" if result.game == "cards" else "fair.verify.ok.board"
+        count = result.deals if result.game == "cards" else result.throws
+        key += ".one" if count == 1 else ""
         text = t(lang, key, game=result.game_id, throws=result.throws, deals=result.deals)
     else:
         text = mismatch_text(lang, result.game_id, found)

@@ -20,6 +20,7 @@ from typing import Any
 import discord
 
 from bot.cardgame import CardState
+from bot.cardgame.view import visible_events
 from bot.engine.state import GameState
 from bot.i18n import t
 from bot.replay_cache import VIEWER_SIZE, Frame
@@ -146,7 +147,9 @@ def _card_embed(
         embed.title = _title(game, frame, lang)
         embed.colour = discord.Colour(VIEWER_COLOUR)
     else:
-        lines = [line for e in frame.events if (line := event_line(state, lang, e))]
+        # As the table shows them: nobody's hand (drawn or passed cards) in a line.
+        public = visible_events(frame.events, None)
+        lines = [line for e in public if (line := event_line(state, lang, e))]
         embed = discord.Embed(
             title=_title(game, frame, lang),
             description=_lines(lines, t(lang, "viewer.nothing")),
