@@ -242,13 +242,17 @@ def verify(
             found = Mismatch("action", action=number, recorded=kind, detail=error.code)
             return _with(result, found, actions=number - 1, throws=throws)
         thrown = [e["dice"] for e in events if e["type"] == "rolled"]
-        found = _compare_throws(number, throws, thrown, entry.get("dice", []))
+        found = _first_difference("throw", number, throws, thrown, entry.get("dice", []))
         if found is not None:
             # ``throws`` counts the throws that matched: those before this one.
             return _with(result, found, actions=number - 1, throws=(found.throw or 1) - 1)
         throws += len(thrown)
         dealt = [e["deal"] for e in events if e["type"] == "round_started"]
-        found = _compare_deals(number, deals, dealt, entry["deals"]) if "deals" in entry else None
+        found = (
+            _first_difference("deal", number, deals, dealt, entry["deals"])
+            if "deals" in entry
+            else None
+        )
         if found is not None:
             return _with(
                 result, found, actions=number - 1, throws=throws, deals=(found.deal or 1) - 1
@@ -322,29 +326,18 @@ def _rebuild(start: dict[str, Any], seed: int) -> tuple[GameState | CardState, i
     return state, len(state.decks) + (1 if rules.deal_deeds else 0)
 
 
-def _compare_throws(number: int, before: int, thrown: list[Any], recorded: Any) -> Mismatch | None:
-    """The first throw of action ``number`` that differs from the record, or None."""
+def _first_difference(
+    kind: str, number: int, before: int, made: list[Any], recorded: Any
+) -> Mismatch | None:
+    """The first throw (``kind`` "throw") or shuffle ("deal") of action ``number`` that
+    differs from the record, numbered on from the ``before`` made earlier; or None."""
     recorded = recorded if isinstance(recorded, list) else [recorded]
-    for index in range(max(len(thrown), len(recorded))):
-        mine = thrown[index] if index < len(thrown) else None
+    for index in range(max(len(made), len(recorded))):
+        mine = made[index] if index < len(made) else None
         theirs = recorded[index] if index < len(recorded) else None
         if mine != theirs:
-            return Mismatch(
-                "throw", action=number, throw=before + index + 1, expected=mine, recorded=theirs
-            )
-    return None
-
-
-def _compare_deals(number: int, before: int, dealt: list[str], recorded: Any) -> Mismatch | None:
-    """The first shuffle of action ``number`` that differs from the record, or None."""
-    recorded = recorded if isinstance(recorded, list) else [recorded]
-    for index in range(max(len(dealt), len(recorded))):
-        mine = dealt[index] if index < len(dealt) else None
-        theirs = recorded[index] if index < len(recorded) else None
-        if mine != theirs:
-            return Mismatch(
-                "deal", action=number, deal=before + index + 1, expected=mine, recorded=theirs
-            )
+            place = {kind: before + index + 1}
+            return Mismatch(kind, action=number, expected=mine, recorded=theirs, **place)
     return None
 
 
