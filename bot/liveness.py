@@ -10,7 +10,10 @@ reconciler (``cogs/core/reconcile.py``) puts it right.
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.cardgame import CardState
+from bot.fairness import FINGERPRINT_KEY
 from bot.store import GameRow, GameStatus
 
 #: Parts a game can miss, in the order the reconciler repairs them.
@@ -18,6 +21,8 @@ PARTS = ("timers", "lobby", "turn", "table", "auction", "offers", "final")
 #: The settings key of a game whose end (final message, seed, recap) did not go out:
 #: the publisher sets it when that post fails and removes it once the end is shown.
 FINAL_DUE = "final_due"
+#: The settings key of the message that showed a game's end (and revealed its seed).
+FINAL_MESSAGE = "final_message"
 
 
 def missing_parts(row: GameRow) -> list[str]:
@@ -30,7 +35,9 @@ def missing_parts(row: GameRow) -> list[str]:
     * ``table``: the same for the card game's table message;
     * ``auction``: an auction under way without its message, or one showing an older bid;
     * ``offers``: an open trade offer or lot offer without its public message;
-    * ``final``: a game that is over whose end could not be posted (:data:`FINAL_DUE`).
+    * ``final``: a finished game whose end could not be posted (:data:`FINAL_DUE`), or one
+      that committed to a seed and has no message revealing it (:data:`FINAL_MESSAGE`):
+      the process may have died between the last action and its post.
 
     Games stored before these records existed (no ``turn_seq``) count as live; a click on
     their outdated buttons still finds them (``stale_message``).
@@ -39,8 +46,9 @@ def missing_parts(row: GameRow) -> list[str]:
     if row.status == GameStatus.LOBBY:
         return [] if settings.get("lobby_message") else ["lobby"]
     state = row.state
-    if settings.get(FINAL_DUE) is not None and row.status != GameStatus.LOBBY:
-        return ["final"]
+    if row.status == GameStatus.FINISHED and row.state is not None:
+        unshown = FINGERPRINT_KEY in settings and FINAL_MESSAGE not in settings
+        return ["final"] if unshown or settings.get(FINAL_DUE) is not None else []
     if row.status != GameStatus.RUNNING or state is None or state.phase == "over":
         return []
     missing = []
@@ -85,3 +93,14 @@ def stale_message(row: GameRow, message_id: int | None, shown_seq: int | None) -
     legacy = "turn_seq" not in settings
     own = settings.get("turn_message") == message_id and state.auction is None
     return "turn" if legacy and own else None
+
+
+def record_end(settings: dict[str, Any], seq: int, message_id: int | None) -> bool:
+    """Record in ``settings`` whether the end of the game (state ``seq``) went out, as the
+    message ``message_id`` (None: it did not, the reconciler posts it); True if it did."""
+    if message_id is None:
+        settings[FINAL_DUE] = seq
+        return False
+    settings.pop(FINAL_DUE, None)
+    settings[FINAL_MESSAGE] = message_id
+    return True

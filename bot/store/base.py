@@ -303,6 +303,13 @@ class GameStore(abc.ABC):
         """
 
     @abc.abstractmethod
+    async def finished_since(self, since: datetime) -> list[GameRow]:
+        """Finished games that started play and changed at or after ``since``, with their
+        state, oldest first (the reconciler looks there for ends never shown). A game
+        whose state cannot be read is left out (it is finished: nothing is set aside).
+        """
+
+    @abc.abstractmethod
     async def broken_games(self) -> list[GameInfo]:
         """Games set aside because their state could not be read, with the error."""
 

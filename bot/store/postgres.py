@@ -93,6 +93,7 @@ from bot.store.sql import (
     check_version,
     parse_settings,
     parse_state,
+    readable_rows,
     replay_for_store,
     row_of,
     utc_now,
@@ -412,6 +413,15 @@ class PostgresGameStore(SqlGameStore):
                     raw[0], partial(self._mark_broken, _info(raw, strict=False), str(error))
                 )
         return found
+
+    async def finished_since(self, since: datetime) -> list[GameRow]:
+        """Finished games that started play and changed since ``since``, with their state."""
+        rows = await self._fetch(
+            f"SELECT {_INFO_COLUMNS}, state_json FROM games WHERE status = 'finished'"
+            " AND state_json IS NOT NULL AND updated_at >= $1 ORDER BY id",
+            aware(since, "since"),
+        )
+        return readable_rows(rows, _info, _STATE)  # a damaged one has no end left to show
 
     async def broken_games(self) -> list[GameInfo]:
         """Games set aside because their state could not be read, oldest first."""

@@ -41,7 +41,7 @@ import asyncio
 import inspect
 import json
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import fields, replace
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -141,6 +141,21 @@ def parse_settings(text: object) -> dict[str, Any]:
 def row_of(info: GameInfo, state: AnyState | None) -> GameRow:
     """``info`` with its state."""
     return GameRow(**{f.name: getattr(info, f.name) for f in fields(GameInfo)}, state=state)
+
+
+def readable_rows(
+    raws: Sequence[Any], info_of: Callable[[Any], GameInfo], state_at: int
+) -> list[GameRow]:
+    """The rows (info columns, then the state at index ``state_at``) that parse as games;
+    the others are left out (for finished games, which nothing sets aside)."""
+    found = []
+    for raw in raws:
+        try:
+            info = info_of(raw)
+            found.append(row_of(info, parse_state(info, raw[state_at])))
+        except Unreadable:
+            continue
+    return found
 
 
 # -- checking arguments ---------------------------------------------------------------------

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from bot.asyncplay import absence
 from bot.engine.state import GameState
 from bot.i18n import t
-from bot.liveness import FINAL_DUE
+from bot.liveness import FINAL_MESSAGE, record_end
 from bot.store import ApplyResult, GameRow
 from bot.store.kinds import waiting_for
 from cogs.core.notify import tell_turn
@@ -61,7 +61,8 @@ async def publish(pub: Publisher, row: GameRow, result: ApplyResult, channel: An
         old_id = settings.get("turn_message")
         if state.phase == "over":
             await _edit_turn(pub, row, state, settings, channel, lines, final=True)
-            ok &= await post_final(pub, row, state, settings, channel)
+            if FINAL_MESSAGE not in settings:  # (the reconciler may have been first)
+                ok &= await post_final(pub, row, state, settings, channel)
             settings["turn_lines"] = []
         elif new_turn or old_id is None:
             await _edit_turn(pub, row, state, settings, channel, lines, final=True)
@@ -72,7 +73,7 @@ async def publish(pub: Publisher, row: GameRow, result: ApplyResult, channel: An
             if not bidding:
                 ok &= await _edit_turn(pub, row, state, settings, channel, lines, final=False)
     elif state.phase == "over":
-        settings[FINAL_DUE] = state.seq  # the reconciler posts the end once it can
+        record_end(settings, state.seq, None)  # the reconciler posts the end once it can
     await pub.save(row, settings)
     return ok
 
@@ -92,11 +93,7 @@ async def post_final(
         embeds.append(recap["embed"])
         files.append(recap["file"])
     message = await pub.send(row.id, channel, "final message", embeds=embeds, files=files)
-    if message is None:
-        settings[FINAL_DUE] = state.seq
-        return False
-    settings.pop(FINAL_DUE, None)
-    return True
+    return record_end(settings, state.seq, message and message.id)
 
 
 async def post_turn(

@@ -13,7 +13,7 @@ from bot.asyncplay import absence
 from bot.cardgame import CardState
 from bot.cardgame.view import visible_events
 from bot.i18n import t
-from bot.liveness import FINAL_DUE
+from bot.liveness import FINAL_MESSAGE, record_end
 from bot.store import ApplyResult, GameRow
 from cogs.core.notify import game_link, tell_turn
 from cogs.ui.cards_table import (
@@ -55,11 +55,11 @@ async def publish(pub: Publisher, row: GameRow, result: ApplyResult, channel: An
                     files=await round_files(state, lang),
                 )
                 ok &= posted is not None
-            if event["type"] == "game_over":
+            if event["type"] == "game_over" and FINAL_MESSAGE not in settings:
                 ok &= await post_end(pub, row, settings, channel)
         ok &= await _edit_table(pub, row, state, settings, channel)
     elif state.phase == "over":
-        settings[FINAL_DUE] = state.seq  # the reconciler posts the end once it can
+        record_end(settings, state.seq, None)  # the reconciler posts the end once it can
     await pub.save(row, settings)
     return ok
 
@@ -85,11 +85,7 @@ async def post_end(pub: Publisher, row: GameRow, settings: dict[str, Any], chann
     posted = await pub.send(
         row.id, channel, "card game end", content=content, embeds=embeds, files=files
     )
-    if posted is None:
-        settings[FINAL_DUE] = state.seq
-        return False
-    settings.pop(FINAL_DUE, None)
-    return True
+    return record_end(settings, state.seq, posted and posted.id)
 
 
 async def _edit_table(

@@ -26,7 +26,7 @@ import discord
 
 from bot.cardgame import CardState
 from bot.i18n import t
-from bot.liveness import FINAL_DUE
+from bot.liveness import record_end
 from bot.store import ApplyResult, GameRow
 from cogs.core import board_messages, card_messages
 from cogs.ui.recap import recap_message
@@ -277,8 +277,7 @@ class Publisher:
             if not isinstance(row.state, CardState):
                 return True  # a board game's end comes with its last action
             if channel is None:
-                settings[FINAL_DUE] = row.state.seq
-                ok = False
+                ok = record_end(settings, row.state.seq, None)
             else:
                 ok = await card_messages.post_end(self, row, settings, channel)
             await self.save(row, settings)

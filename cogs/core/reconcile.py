@@ -10,7 +10,8 @@ current message again (the old one loses its buttons):
 * when a player clicks an outdated message of a game (``check_soon``): if that message is
   the game's own turn message or table, it did not follow the game;
 * by a periodic sweep: every ``sweep_every`` seconds for the games whose publishing failed
-  in this process, every ``full_every`` seconds for every open game.
+  in this process, every ``full_every`` seconds for every open game and every game that
+  ended within ``final_within`` seconds without showing its end (winner, seed, recap).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -39,6 +41,8 @@ FULL_EVERY = 3600.0
 #: Seconds a click on an outdated message waits before its game is checked: the action
 #: that outdated it may still be on its way to the channel.
 CHECK_DELAY = 5.0
+#: Seconds after its end during which a game whose end was never shown is still posted.
+FINAL_WITHIN = 86400.0
 
 
 class Reconciler:
@@ -51,8 +55,10 @@ class Reconciler:
         sweep_every: float = SWEEP_EVERY,
         full_every: float = FULL_EVERY,
         check_delay: float = CHECK_DELAY,
+        final_within: float = FINAL_WITHIN,
     ) -> None:
         self.core = core
+        self.final_within = final_within
         self.check_delay = check_delay
         self.sweep_every = sweep_every
         self.full_every = full_every
@@ -177,6 +183,10 @@ class Reconciler:
             # A sharded process looks after the games of its own servers only.
             holds = getattr(self.core.bot, "holds_guild", lambda guild: True)
             rows = await self.core.store.unfinished_games()
+            # Games that ended lately and never showed their end (the process died
+            # between the last action and its post): their seed is still to be revealed.
+            since = discord.utils.utcnow() - timedelta(seconds=self.final_within)
+            rows += [r for r in await self.core.store.finished_since(since) if missing_parts(r)]
             games = [row.id for row in rows if holds(row.guild_id)]
         else:
             games = sorted(self.dirty)

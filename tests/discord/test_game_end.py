@@ -13,13 +13,14 @@ from bot.cardgame.game import new_game as new_card_game
 from bot.cardgame.rules import CardRules
 from bot.fairness import commit
 from bot.i18n import t
-from bot.liveness import FINAL_DUE
+from bot.liveness import FINAL_DUE, FINAL_MESSAGE
 from tests.discord.helpers import (
     Member,
     Table,
     embed_text,
     play_position,
     private_reply,
+    restart,
     rolled,
     scenario,
     start_game,
@@ -187,3 +188,62 @@ async def test_the_card_state_of_an_ended_game_is_kept(table: Table) -> None:
     after = (await table.row(game)).state
     assert isinstance(after, CardState)
     assert after.to_dict() == before.to_dict()
+
+
+async def test_an_end_never_posted_before_a_crash_is_posted_at_the_restart(
+    table: Table, database: Any
+) -> None:
+    """The process dies after Alice's bankruptcy was saved and before anything was posted
+    (here: the action is applied as the bot would, but nothing is published). At the
+    restart the reconciler finds the finished game that committed to a seed without a
+    message revealing it, and posts its end: winner, seed, recap."""
+    game = await bankrupt_alice(table)
+    await table.bot.store.apply(game, {"type": "declare_bankruptcy", "player": 0})
+    row = await table.row(game)
+    assert row.state is not None and row.state.phase == "over"
+    assert FINAL_DUE not in row.settings and FINAL_MESSAGE not in row.settings
+    before = table.channel.last_message.id
+
+    await restart(table, database)
+    await table.env.settle()
+
+    final = table.channel.last_message
+    assert final.id != before
+    assert [e.title for e in final.embeds] == ["🏆 bob gewinnt!", RECAP_TITLE.format(game=game)]
+    assert "Startwert `123456789`" in embed_text(final)
+    assert (await table.row(game)).settings[FINAL_MESSAGE] == final.id
+    await restart(table, database)  # shown once: the next start posts nothing
+    await table.env.settle()
+    assert table.channel.last_message.id == final.id
+
+
+async def test_an_end_is_shown_once_when_the_sweep_was_first(table: Table) -> None:
+    """The sweep posted the end of a game whose action was saved while its post was still
+    on its way: the post that follows does not show it a second time."""
+    game = await bankrupt_alice(table)
+    result = await table.bot.store.apply(game, {"type": "declare_bankruptcy", "player": 0})
+    await table.bot.core.reconciler.sweep(everything=True)
+    swept = table.channel.last_message
+
+    await table.bot.core.publisher.publish(game, result)
+    await table.env.settle()
+
+    ends = [
+        m for m in table.channel.history() if m.embeds and m.embeds[0].title == "🏆 bob gewinnt!"
+    ]
+    assert [m.id for m in ends] == [swept.id]
+
+
+async def test_old_games_and_shown_ends_are_left_alone(table: Table) -> None:
+    """A finished game without a committed seed (played before fair dice), and a game whose
+    end was shown, need nothing from the sweep."""
+    game = await bankrupt_alice(table)
+    await table.alice.click(await table.turn_message(game), label="Bankrott erklären")
+    old = await play_position(table, scenario([table.alice, table.bob]))
+    await table.bot.store.finish(old, "abandoned")
+    count = len(list(table.channel.history()))
+
+    repaired = await table.bot.core.reconciler.sweep(everything=True)
+
+    assert repaired == {}
+    assert len(list(table.channel.history())) == count

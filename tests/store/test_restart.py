@@ -7,6 +7,7 @@ rows are damaged with plain SQL behind the store's back.
 from __future__ import annotations
 
 import logging
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -65,6 +66,35 @@ async def test_unfinished_games_after_restart(backend: Backend, clock: FakeClock
         assert games[0].state is None and games[0].settings == {"slots": 4}
         assert games[1].state is not None and games[1].state.seq == 9
         assert (await store.load(done.id)).status == GameStatus.FINISHED
+
+
+async def test_finished_since_lists_the_games_that_ended_lately(
+    backend: Backend, clock: FakeClock
+) -> None:
+    """``finished_since``: finished games that started play and changed at or after the
+    moment, with their state; not lobbies closed, not running games, not older ends, not
+    an unreadable one (the reconciler looks there for ends never shown)."""
+    async with backend.store(now=clock) as store:
+        old = await store.create_game(GUILD, 10, make_state(1))
+        await store.finish(old.id, "abandoned")
+        since = clock.moment + timedelta(seconds=1)  # the next reading of the clock
+        lobby = await store.create_game(GUILD, 11, None)
+        await store.finish(lobby.id, "abandoned")
+        running = await store.create_game(GUILD, 12, make_state(2))
+        late = await store.create_game(GUILD, 13, make_state(3))
+        await advance(store, late.id, 4)
+        await store.finish(late.id, "abandoned")
+        damaged = await store.create_game(GUILD, 14, make_state(4))
+        await store.finish(damaged.id, "abandoned")
+    await _corrupt(backend, damaged.id, "{not json")
+    async with backend.store(now=clock) as store:
+        rows = await store.finished_since(since)
+        assert [(r.id, r.seq) for r in rows] == [(late.id, 4)]
+        assert rows[0].state is not None and rows[0].state.seq == 4
+        assert running.id not in [r.id for r in await store.finished_since(since)]
+        assert await store.finished_since(clock.moment + timedelta(days=1)) == []
+        with pytest.raises(ValueError):
+            await store.finished_since(datetime(2026, 5, 1))  # noqa: DTZ001 - no time zone
 
 
 async def _corrupt(
