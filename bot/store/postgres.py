@@ -45,7 +45,6 @@ import os
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
-from functools import partial
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -78,6 +77,9 @@ from bot.store.migrate import migrate_postgres
 from bot.store.sql import (
     DEFAULT_CACHE_SIZE,
     FINISHED_BY_ENGINE,
+    INFO_COLUMNS,
+    OPEN_SQL,
+    STATE_INDEX,
     SqlGameStore,
     Unreadable,
     aware,
@@ -86,16 +88,12 @@ from bot.store.sql import (
     check_id,
     check_json_object,
     check_kind,
-    check_optional_id,
     check_shards,
     check_state,
     check_text,
     check_version,
     parse_settings,
-    parse_state,
     readable_rows,
-    replay_for_store,
-    row_of,
     utc_now,
 )
 from bot.text_input import is_sqlite_int
@@ -109,12 +107,6 @@ SCHEMES = ("postgresql", "postgres")
 #: Seconds to wait for the server when the store opens.
 CONNECT_TIMEOUT = 10.0
 
-_INFO_COLUMNS = (
-    "id, guild_id, channel_id, status, seq, created_by, created_at, updated_at, "
-    "settings_json, finished_reason, broken_error, settings_version"
-)
-_STATE = 12  # the index of state_json after _INFO_COLUMNS
-_OPEN = "('lobby', 'running')"
 _TIMER_COLUMNS = "id, game_id, kind, due_at, payload_json, key, created_at, attempts, leased_until"
 _PENDING = "fired_at IS NULL AND cancelled_at IS NULL"
 
@@ -360,6 +352,18 @@ class PostgresGameStore(SqlGameStore):
     async def _fetch(self, sql: str, *params: Any) -> list[asyncpg.Record]:
         return await self._connection_pool().fetch(sql, *params)
 
+    async def _query(self, sql: str) -> list[Any]:
+        """The rows of a statement without parameters."""
+        return await self._fetch(sql)
+
+    def _info_of(self, row: Any, *, strict: bool = True) -> GameInfo:
+        """A row of ``INFO_COLUMNS`` as :class:`GameInfo` (see :func:`_info`)."""
+        return _info(row, strict=strict)
+
+    def _text(self, value: object, what: str) -> str:
+        """Text PostgreSQL can keep: no NUL (see :func:`_pg_text`)."""
+        return _pg_text(value, what)
+
     async def _fetchrow(self, sql: str, *params: Any) -> asyncpg.Record | None:
         return await self._connection_pool().fetchrow(sql, *params)
 
@@ -368,12 +372,12 @@ class PostgresGameStore(SqlGameStore):
     async def _select(self, game_id: int, *, strict: bool = True) -> tuple[GameInfo, str | None]:
         """The game's row and state JSON; a damaged row is set aside (GameBroken)."""
         row = await self._fetchrow(
-            f"SELECT {_INFO_COLUMNS}, state_json FROM games WHERE id = $1", game_id
+            f"SELECT {INFO_COLUMNS}, state_json FROM games WHERE id = $1", game_id
         )
         if row is None:
             raise GameNotFound(game_id)
         try:
-            return _info(row, strict=strict), row[_STATE]
+            return _info(row, strict=strict), row[STATE_INDEX]
         except Unreadable as error:
             info = _info(row, strict=False)
             if info.status in OPEN_STATUSES:
@@ -384,7 +388,7 @@ class PostgresGameStore(SqlGameStore):
         """The lobby or running game in the channel, if any (raises GameBroken)."""
         channel_id = check_id(channel_id, "channel_id")
         row = await self._fetchrow(
-            f"SELECT id FROM games WHERE channel_id = $1 AND status IN {_OPEN}", channel_id
+            f"SELECT id FROM games WHERE channel_id = $1 AND status IN {OPEN_SQL}", channel_id
         )
         return await self.load(row[0]) if row is not None else None
 
@@ -393,42 +397,18 @@ class PostgresGameStore(SqlGameStore):
         guild_id = check_id(guild_id, "guild_id")
         where = "" if include_finished else " AND status != 'finished'"
         rows = await self._fetch(
-            f"SELECT {_INFO_COLUMNS} FROM games WHERE guild_id = $1{where} ORDER BY id", guild_id
+            f"SELECT {INFO_COLUMNS} FROM games WHERE guild_id = $1{where} ORDER BY id", guild_id
         )
         return [_info(row, strict=False) for row in rows]
-
-    async def unfinished_games(self) -> list[GameRow]:
-        """Every lobby and running game; unreadable ones are set aside and left out."""
-        rows = await self._fetch(
-            f"SELECT {_INFO_COLUMNS}, state_json FROM games WHERE status IN {_OPEN} ORDER BY id"
-        )
-        found = []
-        for raw in rows:
-            try:
-                info = _info(raw)
-                lobby = info.status == GameStatus.LOBBY
-                found.append(row_of(info, None if lobby else parse_state(info, raw[_STATE])))
-            except Unreadable as error:
-                await self._locked(
-                    raw[0], partial(self._mark_broken, _info(raw, strict=False), str(error))
-                )
-        return found
 
     async def finished_since(self, since: datetime) -> list[GameRow]:
         """Finished games that started play and changed since ``since``, with their state."""
         rows = await self._fetch(
-            f"SELECT {_INFO_COLUMNS}, state_json FROM games WHERE status = 'finished'"
+            f"SELECT {INFO_COLUMNS}, state_json FROM games WHERE status = 'finished'"
             " AND state_json IS NOT NULL AND updated_at >= $1 ORDER BY id",
             aware(since, "since"),
         )
-        return readable_rows(rows, _info, _STATE)  # a damaged one has no end left to show
-
-    async def broken_games(self) -> list[GameInfo]:
-        """Games set aside because their state could not be read, oldest first."""
-        rows = await self._fetch(
-            f"SELECT {_INFO_COLUMNS} FROM games WHERE status = 'broken' ORDER BY id"
-        )
-        return [_info(row, strict=False) for row in rows]
+        return readable_rows(rows, _info, STATE_INDEX)  # a damaged one has no end left to show
 
     async def record(self, game_id: int) -> GameRecord:
         """The game's record: start state and every action with its dice, in order."""
@@ -462,35 +442,6 @@ class PostgresGameStore(SqlGameStore):
             ) from error
 
     # -- writing ----------------------------------------------------------------------
-
-    async def create_game(
-        self,
-        guild_id: int,
-        channel_id: int,
-        state: AnyState | None,
-        *,
-        created_by: int | None = None,
-        settings: Mapping[str, Any] | None = None,
-    ) -> GameRow:
-        """Create a running game (or a lobby if ``state`` is None) in the channel."""
-        guild_id, channel_id = check_id(guild_id, "guild_id"), check_id(channel_id, "channel_id")
-        created_by = check_optional_id(created_by, "created_by")
-        settings_json = check_json_object({} if settings is None else settings, "settings")
-        state_json = check_state(state) if state is not None else None
-        status = GameStatus.RUNNING if state is not None else GameStatus.LOBBY
-        game_id = await self._shielded(
-            self._insert_game(
-                guild_id,
-                channel_id,
-                created_by=created_by,
-                status=status,
-                seq=state.seq if state is not None else 0,
-                state_json=state_json,
-                start_json=state_json,
-                settings_json=settings_json,
-            )
-        )
-        return await self.load(game_id)
 
     async def _insert_game(
         self,
@@ -545,7 +496,7 @@ class PostgresGameStore(SqlGameStore):
     async def _raise_if_busy(self, channel_id: int, error: Exception) -> None:
         """Raise ChannelBusy naming the open game of the channel, if it has one."""
         row = await self._fetchrow(
-            f"SELECT id FROM games WHERE channel_id = $1 AND status IN {_OPEN}", channel_id
+            f"SELECT id FROM games WHERE channel_id = $1 AND status IN {OPEN_SQL}", channel_id
         )
         if row is not None:
             raise ChannelBusy(channel_id, row[0]) from error
@@ -685,52 +636,6 @@ class PostgresGameStore(SqlGameStore):
         info, _ = await self._select(game_id, strict=False)
         return info
 
-    async def import_game(
-        self,
-        guild_id: int,
-        channel_id: int,
-        record: Mapping[str, Any],
-        *,
-        created_by: int | None = None,
-        settings: Mapping[str, Any] | None = None,
-    ) -> GameRow:
-        """Create a game from a record after replaying it; its log is the record's."""
-        guild_id, channel_id = check_id(guild_id, "guild_id"), check_id(channel_id, "channel_id")
-        created_by = check_optional_id(created_by, "created_by")
-        settings_json = check_json_object({} if settings is None else settings, "settings")
-        start, state, entries = replay_for_store(record)
-        over = state.phase == "over"
-        game_id = await self._shielded(
-            self._insert_game(
-                guild_id,
-                channel_id,
-                created_by=created_by,
-                status=GameStatus.FINISHED if over else GameStatus.RUNNING,
-                seq=state.seq,
-                state_json=state.to_json(),
-                start_json=start,
-                settings_json=settings_json,
-                actions=entries,
-                finished_reason=FINISHED_BY_ENGINE if over else None,
-            )
-        )
-        return await self.load(game_id)
-
-    async def set_aside(self, game_id: int, error: str) -> GameInfo:
-        """Mark a lobby or running game as broken with ``error``; cancels its timers."""
-        game_id = check_game_id(game_id)
-        error = _pg_text(error, "error")
-
-        async def work() -> None:
-            info, _ = await self._select(game_id, strict=False)
-            if info.status not in OPEN_STATUSES:
-                raise GameNotRunning(game_id, info.status)
-            await self._mark_broken(info, error)
-
-        await self._locked(game_id, work)
-        info, _ = await self._select(game_id, strict=False)
-        return info
-
     async def _mark_broken(self, info: GameInfo, error: str) -> None:
         """Set an open game aside (caller holds its lock), log it and tell the hook."""
         # An error text from a parser may hold a NUL (quoting the damaged text).
@@ -738,7 +643,7 @@ class PostgresGameStore(SqlGameStore):
         async with self._transaction() as conn:
             await conn.execute(
                 "UPDATE games SET status = 'broken', broken_error = $1, updated_at = $2"
-                f" WHERE id = $3 AND status IN {_OPEN}",
+                f" WHERE id = $3 AND status IN {OPEN_SQL}",
                 error,
                 self._clock(),
                 info.id,

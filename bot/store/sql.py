@@ -28,7 +28,10 @@ half-way (the bot shutting down) cannot leave a transaction open or the cache ou
 The drivers implement four primitives: :meth:`~SqlGameStore._select` (a game's row and
 state JSON), :meth:`~SqlGameStore._stored_seq`, :meth:`~SqlGameStore._write_action` (the
 guarded write) and :meth:`~SqlGameStore._write_settings` (a versioned read-modify-write of
-the settings), plus :meth:`~SqlGameStore._mark_broken`.
+the settings), plus :meth:`~SqlGameStore._mark_broken`, :meth:`~SqlGameStore._insert_game`
+(a new or imported game in one transaction), and the small ``_query`` / ``_info_of`` /
+``_text`` through which ``create_game``, ``import_game``, ``unfinished_games``,
+``broken_games`` and ``set_aside`` are written once here.
 
 The argument checks here (``check_*``) are the contract's "arguments are checked before the
 database is touched", shared so both drivers refuse exactly the same input.
@@ -44,11 +47,13 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import fields, replace
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any, TypeVar
 
 from bot.engine.errors import IllegalAction
 from bot.engine.record import GameRecord, dice_of
 from bot.store.base import (
+    OPEN_STATUSES,
     ApplyResult,
     BrokenGameHook,
     GameInfo,
@@ -75,6 +80,14 @@ T = TypeVar("T")
 
 DEFAULT_CACHE_SIZE = 256
 FINISHED_BY_ENGINE = "over"  # finished_reason of a game the rules ended
+#: The columns of a game's row that make its :class:`GameInfo` (both drivers' schema),
+#: the index of ``state_json`` when it follows them, and the statuses of open games.
+INFO_COLUMNS = (
+    "id, guild_id, channel_id, status, seq, created_by, created_at, updated_at, "
+    "settings_json, finished_reason, broken_error, settings_version"
+)
+STATE_INDEX = 12
+OPEN_SQL = "('lobby', 'running')"
 #: How often an action is judged: once, and once more after the row changed under it.
 APPLY_ATTEMPTS = 2
 #: The kinds of a server's files (the schema's CHECK on ``guild_files.kind``).
@@ -192,6 +205,18 @@ def check_text(value: object, what: str) -> str:
     if problem is not None:
         raise BadData(what, problem)
     return value
+
+
+def check_new_game(
+    guild_id: object, channel_id: object, created_by: object, settings: object
+) -> tuple[int, int, int | None, str]:
+    """The checked ids of a new game and its settings as JSON (``{}`` for None)."""
+    return (
+        check_id(guild_id, "guild_id"),
+        check_id(channel_id, "channel_id"),
+        check_optional_id(created_by, "created_by"),
+        check_json_object({} if settings is None else settings, "settings"),
+    )
 
 
 def check_kind(kind: object) -> str:
@@ -448,6 +473,37 @@ class SqlGameStore(GameStore):
         """Set an open game aside (the caller holds its lock): write it, then
         :meth:`_report_broken`."""
 
+    @abc.abstractmethod
+    async def _insert_game(
+        self,
+        guild_id: int,
+        channel_id: int,
+        *,
+        created_by: int | None,
+        status: GameStatus,
+        seq: int,
+        state_json: str | None,
+        start_json: str | None,
+        settings_json: str,
+        actions: Sequence[tuple[int, str, str, str]] = (),
+        finished_reason: str | None = None,
+    ) -> int:
+        """Insert a game (with the log ``actions`` of an imported record) in one
+        transaction; its id. ChannelBusy if the channel has an open game."""
+
+    @abc.abstractmethod
+    async def _query(self, sql: str) -> list[Any]:
+        """The rows of a statement without parameters."""
+
+    @abc.abstractmethod
+    def _info_of(self, row: Any, *, strict: bool = True) -> GameInfo:
+        """A row of :data:`INFO_COLUMNS` as :class:`GameInfo` (Unreadable if damaged and
+        ``strict``; otherwise damaged values are replaced by empty ones)."""
+
+    def _text(self, value: object, what: str) -> str:
+        """Text the database can keep (BadData otherwise)."""
+        return check_text(value, what)
+
     # -- shared behaviour -----------------------------------------------------------------
 
     async def _report_broken(self, info: GameInfo, error: str) -> None:
@@ -610,5 +666,106 @@ class SqlGameStore(GameStore):
             # Keys cannot be merged into damaged settings; the game is read (and set
             # aside) by the next load, as any damaged row is.
             raise GameBroken(game_id, str(error)) from error
+        info, _ = await self._select(game_id, strict=False)
+        return info
+
+    # -- shared by the drivers ------------------------------------------------------
+
+    async def create_game(
+        self,
+        guild_id: int,
+        channel_id: int,
+        state: AnyState | None,
+        *,
+        created_by: int | None = None,
+        settings: Mapping[str, Any] | None = None,
+    ) -> GameRow:
+        """Create a running game (or a lobby if ``state`` is None) in the channel."""
+        guild_id, channel_id, created_by, settings_json = check_new_game(
+            guild_id, channel_id, created_by, settings
+        )
+        state_json = check_state(state) if state is not None else None
+        status = GameStatus.RUNNING if state is not None else GameStatus.LOBBY
+        game_id = await self._shielded(
+            self._insert_game(
+                guild_id,
+                channel_id,
+                created_by=created_by,
+                status=status,
+                seq=state.seq if state is not None else 0,
+                state_json=state_json,
+                start_json=state_json,
+                settings_json=settings_json,
+            )
+        )
+        return await self.load(game_id)
+
+    async def import_game(
+        self,
+        guild_id: int,
+        channel_id: int,
+        record: Mapping[str, Any],
+        *,
+        created_by: int | None = None,
+        settings: Mapping[str, Any] | None = None,
+    ) -> GameRow:
+        """Create a game from a record after replaying it; its log is the record's."""
+        guild_id, channel_id, created_by, settings_json = check_new_game(
+            guild_id, channel_id, created_by, settings
+        )
+        start, state, entries = replay_for_store(record)
+        over = state.phase == "over"
+        game_id = await self._shielded(
+            self._insert_game(
+                guild_id,
+                channel_id,
+                created_by=created_by,
+                status=GameStatus.FINISHED if over else GameStatus.RUNNING,
+                seq=state.seq,
+                state_json=state.to_json(),
+                start_json=start,
+                settings_json=settings_json,
+                actions=entries,
+                finished_reason=FINISHED_BY_ENGINE if over else None,
+            )
+        )
+        return await self.load(game_id)
+
+    async def unfinished_games(self) -> list[GameRow]:
+        """Every lobby and running game; unreadable ones are set aside and left out."""
+        rows = await self._query(
+            f"SELECT {INFO_COLUMNS}, state_json FROM games WHERE status IN {OPEN_SQL} ORDER BY id"
+        )
+        found = []
+        for raw in rows:
+            try:
+                info = self._info_of(raw)
+                lobby = info.status == GameStatus.LOBBY
+                found.append(row_of(info, None if lobby else parse_state(info, raw[STATE_INDEX])))
+            except Unreadable as error:
+                await self._locked(
+                    raw[0], partial(self._mark_broken, self._info_of(raw, strict=False), str(error))
+                )
+        return found
+
+    async def broken_games(self) -> list[GameInfo]:
+        """Games set aside because their state could not be read, oldest first."""
+        rows = await self._query(
+            f"SELECT {INFO_COLUMNS} FROM games WHERE status = 'broken' ORDER BY id"
+        )
+        return [self._info_of(row, strict=False) for row in rows]
+
+    async def set_aside(self, game_id: int, error: str) -> GameInfo:
+        """Mark a lobby or running game as broken with ``error``; cancels its timers."""
+        game_id = check_game_id(game_id)
+        error = self._text(error, "error")
+
+        async def work() -> None:
+            info, _ = await self._select(game_id, strict=False)
+            if info.status not in OPEN_STATUSES:
+                raise GameNotRunning(game_id, info.status)
+            await self._mark_broken(info, error)
+
+        await self._locked(game_id, work)
         info, _ = await self._select(game_id, strict=False)
         return info
