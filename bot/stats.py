@@ -37,6 +37,7 @@ from typing import Any
 
 from bot.cardgame.state import CardState
 from bot.engine.record import GameRecord
+from bot.engine.rent import owns_whole_group
 from bot.engine.state import GameState
 from bot.engine.wealth import wealth
 from bot.replay_cache import apply_entry
@@ -158,7 +159,7 @@ def _completed_streets(
         if board.squares[squares[0]].kind != "street":
             continue
         first = owner[squares[0]]  # a seat, or the bank (negative)
-        if first >= 0 and first not in inheriting and all(owner[s] == first for s in squares):
+        if first >= 0 and first not in inheriting and owns_whole_group(state, first, squares[0]):
             found[first].add(group)
 
 

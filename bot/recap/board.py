@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.engine.game import apply_action
 from bot.engine.record import GameRecord, ReplayMismatch, dice_of
+from bot.engine.rent import owns_whole_group
 from bot.engine.state import BANK, HOTEL, GameState
 from bot.engine.wealth import wealth
 from bot.recap.moments import (
@@ -308,7 +309,7 @@ class _BoardCollector:
             if name in self.done_groups:
                 continue
             first = owner[members[0]]
-            if first != BANK and all(owner[i] == first for i in members):
+            if first != BANK and owns_whole_group(self.state, first, members[0]):
                 self.done_groups.add(name)
                 self.completions.append(
                     GroupCompletion(name, first, turn, list(members), _HOW.get(how, how))
