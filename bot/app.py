@@ -112,6 +112,7 @@ class MonopolyBot(commands.Bot):
         )
         self.heartbeat_file = heartbeat_file
         self._watch_task: asyncio.Task[None] | None = None
+        self._shutdown: asyncio.Future[None] | None = None
         self._heartbeat_written = False
         self.sync_mode = sync
         self.start_timers = start_timers
@@ -293,10 +294,26 @@ class MonopolyBot(commands.Bot):
             await scheduler.stop()
 
     async def close(self) -> None:
-        """Log out, stop the timers, then close the store after its last writes."""
-        await super().close()
-        await self.stop_background()
-        await self.store.close()
+        """Log out, stop the timers, then close the store after its last writes.
+
+        Done once: a second call (``async with``'s exit after a SIGTERM began it) waits
+        for the first to end, store included, so the loop is not stopped half-way.
+        """
+        if self._shutdown is None:
+            log_out = super().close
+
+            async def shut_down() -> None:
+                await log_out()
+                await self.stop_background()
+                await self.store.close()
+
+            self._shutdown = asyncio.ensure_future(shut_down())
+        await asyncio.shield(self._shutdown)
+
+    async def __aexit__(self, *exc_info: Any) -> None:
+        """Leaving ``async with`` (as ``run`` does) waits for the whole close: discord.py's
+        own exit waits only for its logout, and the loop would then cancel the rest."""
+        await self.close()
 
 
 class ShardedMonopolyBot(MonopolyBot, commands.AutoShardedBot):
