@@ -17,7 +17,14 @@ from bot.fairness import FINGERPRINT_KEY
 from bot.store import GameRow, GameStatus
 
 #: Parts a game can miss, in the order the reconciler repairs them.
-PARTS = ("timers", "lobby", "turn", "table", "auction", "offers", "final")
+PARTS = ("timers", "lobby", "turn", "picture", "table", "auction", "offers", "unbutton", "final")
+#: The settings key of what the live turn message shows: ``{"text", "image",
+#: "attachment"}`` (keys of its text and picture, and the picture's attachment id; an
+#: ``image`` of None: the message went out without its picture).
+TURN_SHOWN = "turn_shown"
+#: The settings key of old messages whose buttons could not be taken off yet:
+#: ``{message id: None or {"embed": …, "keep": attachment id}}``.
+UNBUTTON = "unbutton"
 #: The settings key of a game whose end (final message, seed, recap) did not go out:
 #: the publisher sets it when that post fails and removes it once the end is shown.
 FINAL_DUE = "final_due"
@@ -34,7 +41,10 @@ def missing_parts(row: GameRow) -> list[str]:
       for an older state (not checked during an auction, when the turn message waits);
     * ``table``: the same for the card game's table message;
     * ``auction``: an auction under way without its message, or one showing an older bid;
+    * ``picture``: a live turn message that went out without its picture (it could not
+      be drawn);
     * ``offers``: an open trade offer or lot offer without its public message;
+    * ``unbutton``: old messages whose buttons could not be taken off yet;
     * ``final``: a finished game whose end could not be posted (:data:`FINAL_DUE`), or one
       that committed to a seed and has no message revealing it (:data:`FINAL_MESSAGE`):
       the process may have died between the last action and its post.
@@ -62,6 +72,8 @@ def missing_parts(row: GameRow) -> list[str]:
     seq = settings.get("turn_seq", state.seq)
     if not settings.get("turn_message") or (seq != state.seq and state.auction is None):
         missing.append("turn")
+    elif (settings.get(TURN_SHOWN) or {"image": ""}).get("image") is None:
+        missing.append("picture")
     auction_seq = settings.get("auction_seq", state.seq)
     if state.auction is not None and (
         not settings.get("auction_message") or auction_seq != state.seq
@@ -71,6 +83,8 @@ def missing_parts(row: GameRow) -> list[str]:
     lots_missing = state.lot_offer is not None and not settings.get("lot_offer_message")
     if any(str(trade["id"]) not in shown for trade in state.trades) or lots_missing:
         missing.append("offers")
+    if settings.get(UNBUTTON):
+        missing.append("unbutton")
     return missing
 
 

@@ -25,6 +25,7 @@ from bot.store import StoreError
 from cogs.core.click import Click
 from cogs.core.picking import change_lots
 from cogs.core.services import FeatureCog
+from cogs.ui.deeds import deed_file, lot_facts
 from cogs.ui.ids import clip
 from cogs.ui.lots import display_names, resolve_lot
 from cogs.ui.manage import (
@@ -40,6 +41,7 @@ from cogs.ui.manage import (
     owned_groups,
 )
 from cogs.ui.text import Narrator, board_of, theme_of
+from cogs.ui.turn import BOARD_IMAGE, EMBED_COLOUR, board_file, holdings_text
 from render.deed import render_deed
 
 
@@ -239,6 +241,9 @@ class PropertyCog(FeatureCog, name="Property"):
             await click.reply(t(click.lang, "property.unknown", name=clip(name, 100)))
             return
         await click.defer(private=True)
+        if state is not None:  # a running game: the deed with its owner, and its facts
+            await self._reply_deed(click, state, settings, square)
+            return
         theme = theme_of(settings)
         png = await asyncio.to_thread(
             render_deed,
@@ -248,8 +253,50 @@ class PropertyCog(FeatureCog, name="Property"):
             lang=click.lang,
             names=theme.squares if theme is not None and theme.base_board == board.id else None,
         )
-        file = discord.File(io.BytesIO(png), filename="deed.png")
+        file = discord.File(io.BytesIO(png), filename="deed.png", description=names[square])
         await click.reply(names[square], file=file)
+
+    async def _reply_deed(
+        self, click: Click, state: GameState, settings: dict[str, Any], square: int
+    ) -> None:
+        """Answer privately with a lot's title deed: the card and its facts as text."""
+        narrator = Narrator(state, click.lang, theme_of(settings))
+        text = f"**{narrator.square(square)}**\n" + lot_facts(state, settings, square, click.lang)
+        await click.reply(text, file=await deed_file(state, settings, square, click.lang))
+
+    async def show_deed(self, click: Click) -> None:
+        """ "📜 Urkunde" on the turn or auction message: the lot's title deed, privately.
+
+        Anyone in the channel may look; it shows the lot as it is now.
+        """
+        row = await click.load()
+        state = row.state
+        if not isinstance(state, GameState):
+            raise IllegalAction("not_started")
+        arg = click.arg or ""
+        square = int(arg) if arg.isascii() and arg.isdigit() else -1
+        if (
+            not 0 <= square < len(state.board.squares)
+            or not state.board.squares[square].is_property
+        ):
+            raise IllegalAction("unknown_button")
+        await self._reply_deed(click, state, dict(row.settings), square)
+
+    async def show_board(self, click: Click) -> None:
+        """ "🗺️ Brett" on the turn message: the whole board as it is now, privately, with
+        every player's holdings as text."""
+        row = await click.load()
+        state = row.state
+        if not isinstance(state, GameState):
+            raise IllegalAction("not_started")
+        settings = {**row.settings, "lang": click.lang}
+        embed = discord.Embed(
+            title=t(click.lang, "board.title", turn=state.turn),
+            description=holdings_text(state, settings),
+            colour=EMBED_COLOUR,
+        )
+        embed.set_image(url=f"attachment://{BOARD_IMAGE}")
+        await click.reply(embed=embed, file=await board_file(state, settings))
 
     @property_card.autocomplete("name")
     async def _property_names(

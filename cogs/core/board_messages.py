@@ -1,35 +1,76 @@
 """Publishing the board game: the turn message, the auction message, public offers.
 
-One turn message per turn (board image, what happened, whose move, the buttons legal now);
-results of the turn's actions are added to it, and the next turn gets a new one (the old
-one loses its buttons). An auction has its own message; so has every public trade offer
-and a debtor's offer of lots. Each step records what it showed in the game's settings
-(``turn_message`` and the ``turn_seq`` its buttons carry, ``auction_message``,
-``trade_messages``, ``lot_offer_message``), which is how the reconciler knows what is live.
-Called by :class:`~cogs.core.publisher.Publisher` under the game's lock.
+One message per turn (a "Zug", ``cogs/ui/turn.py``). While the turn runs its message is
+live: every action adds its lines, and the message is edited when what it shows changed
+(the text, the buttons, or the picture: a token moved, a lot bought, built on or
+mortgaged, cash changed). A burst of bids changes none of it: bids live on the auction
+message. When the turn ends, its message is finished (own title, own log, the picture of
+how the turn ended, no buttons) and the next turn gets a new message. Edits of one message
+are coalesced (``Publisher.coalescer``): a burst of clicks makes one edit, with one upload
+of the newest picture.
+
+A picture that cannot be drawn never holds the game up: the message goes out without it
+(its text then lists the players), the failure is logged once, and the reconciler adds the
+picture later (``turn_shown`` records what the message shows). An old message whose
+buttons could not be taken off is remembered (``unbutton``) and tried again.
+
+An auction has its own message; so has every public trade offer and a debtor's offer of
+lots. Each step records what it showed in the game's settings (``turn_message`` and the
+``turn_seq`` its buttons carry, ``auction_message``, ``trade_messages``,
+``lot_offer_message``), which is how the reconciler knows what is live. Called by
+:class:`~cogs.core.publisher.Publisher` under the game's lock.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import logging
+import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+import discord
 
 from bot.asyncplay import absence
 from bot.engine.state import GameState
 from bot.i18n import t
-from bot.liveness import FINAL_MESSAGE, record_end
+from bot.liveness import FINAL_MESSAGE, TURN_SHOWN, UNBUTTON, record_end
 from bot.store import ApplyResult, GameRow
 from bot.store.kinds import waiting_for
+from bot.turn_story import split
 from cogs.core.notify import tell_turn
 from cogs.ui import auction as auction_ui
 from cogs.ui import turn as turn_ui
 from cogs.ui.offers import lots_offer_message, offer_message
+from cogs.ui.story import count_bids
 from cogs.ui.text import Narrator, mentions, theme_of
 
 if TYPE_CHECKING:
     from cogs.core.ports import PublisherPort as Publisher
 
-#: Events of a running auction that leave the turn message as it is (no edit per bid).
-BIDDING = frozenset({"bid", "sealed_bid", "auction_pass"})
+log = logging.getLogger(__name__)
+
+#: Lines of one turn's log kept in the settings (the message shows at most
+#: ``turn_ui.MAX_LINES`` of them).
+KEPT_LINES = 60
+#: A game button's custom id, with the state version it carries.
+_SEQ_IN_ID = re.compile(r"(m:[0-9]+:)[0-9]+:")
+#: Games and picture keys whose drawing failed already (logged once, not at every retry).
+_FAILED_DRAWINGS: set[tuple[int, str]] = set()
+
+
+@dataclass(frozen=True)
+class KeptFile:
+    """An attachment a message keeps through an edit (Discord wants it listed by id, or the
+    embed's ``attachment://`` picture may show twice)."""
+
+    id: int
+    filename: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """The attachment as an edit lists it (discord.py calls this)."""
+        return {"id": str(self.id), "filename": self.filename}
 
 
 async def publish(pub: Publisher, row: GameRow, result: ApplyResult, channel: Any) -> bool:
@@ -39,41 +80,44 @@ async def publish(pub: Publisher, row: GameRow, result: ApplyResult, channel: An
     settings = dict(row.settings)
     lang = settings["lang"]
     narrator = Narrator(state, lang, theme_of(settings))
-    before: list[str] = []
-    after: list[str] = []
-    new_turn = False
-    for event in result.events:
-        if event["type"] == "turn":
-            new_turn = True
-        line = narrator.line(event)
-        if line:
-            (after if new_turn else before).append(line)
+    info = turn_ui.turn_info(state, settings)
+    ended, parts, current = split(info, result.events, state)
+    bids_before = int(settings.get("auction_bids", 0))
+    lines = list(settings.get("turn_lines", [])) + narrator.lines(parts[0], bids=bids_before)
     if result.actor is not None and absence.player_acted(settings, result.actor):
-        before.append(t(lang, "vacation.back", player=state.players[result.actor].name))
-    lines = list(settings.get("turn_lines", [])) + before
+        lines.append(t(lang, "vacation.back", player=state.players[result.actor].name))
+    new_lines = narrator.lines(parts[-1]) if ended is not None else []
+    bids = count_bids(result.events, bids_before)
+    if bids:
+        settings["auction_bids"] = bids
+    else:
+        settings.pop("auction_bids", None)
     # Timers first: no failing Discord call can leave the game without them.
     await pub.core.planner.reschedule(row.id, state, settings)
     ok = channel is not None
     if channel is not None:
-        ok &= await _auction(pub, row, state, settings, result.events, channel)
+        ok &= await _auction(pub, row, state, settings, result.events, channel, bids=bids_before)
         await _close_offers(pub, row, state, settings, result.events, channel)
         ok &= await post_offers(pub, row, state, settings, result.events, channel)
-        old_id = settings.get("turn_message")
         if state.phase == "over":
-            await _edit_turn(pub, row, state, settings, channel, lines, final=True)
+            await finish_turn(pub, row, state, settings, channel, lines, ended or current)
             if FINAL_MESSAGE not in settings:  # (the reconciler may have been first)
                 ok &= await post_final(pub, row, state, settings, channel)
             settings["turn_lines"] = []
-        elif new_turn or old_id is None:
-            await _edit_turn(pub, row, state, settings, channel, lines, final=True)
-            ok &= await post_turn(pub, row, settings, channel, after, state=state)
+        elif ended is not None or settings.get("turn_message") is None:
+            if ended is not None:
+                await finish_turn(pub, row, state, settings, channel, lines, ended)
+                lines = new_lines
+            ok &= await post_turn(pub, row, settings, channel, lines, state=state, info=current)
         else:
-            settings["turn_lines"] = lines[-turn_ui.MAX_LINES :]
-            bidding = state.auction is not None and all(e["type"] in BIDDING for e in result.events)
-            if not bidding:
-                ok &= await _edit_turn(pub, row, state, settings, channel, lines, final=False)
-    elif state.phase == "over":
-        record_end(settings, state.seq, None)  # the reconciler posts the end once it can
+            settings["turn_lines"] = lines[-KEPT_LINES:]
+            settings["turn_info"] = current
+            ok &= await refresh_turn(pub, row, state, settings, channel)
+    else:
+        if state.phase == "over":
+            record_end(settings, state.seq, None)  # the reconciler posts the end once it can
+        settings["turn_lines"] = (new_lines if ended is not None else lines)[-KEPT_LINES:]
+        settings["turn_info"] = current
     await pub.save(row, settings)
     return ok
 
@@ -84,16 +128,66 @@ async def post_final(
     """Post the end of a board game: the final table with the seed, the board, the recap.
 
     If it does not go out, ``final_due`` stays in the settings and the reconciler posts
-    it again (``settings`` in place).
+    it again (``settings`` in place). A board that cannot be drawn is left out.
     """
-    embeds = [turn_ui.final_embed(state, settings, game_id=row.id)]
-    files = [await turn_ui.board_file(state, settings)]
+    board = await _drawn(row.id, "final", turn_ui.board_file(state, settings))
+    embeds = [turn_ui.final_embed(state, settings, game_id=row.id, image=board is not None)]
+    files = [board] if board is not None else []
     recap = await pub.recap(row)
     if recap is not None:
         embeds.append(recap["embed"])
         files.append(recap["file"])
     message = await pub.send(row.id, channel, "final message", embeds=embeds, files=files)
     return record_end(settings, state.seq, message and message.id)
+
+
+def _text_key(payload: dict[str, Any]) -> str:
+    """A short key of a message's text and buttons, without the state version the buttons
+    carry (that alone is no reason to edit during an auction)."""
+    embed = payload["embed"].to_dict()
+    embed.pop("image", None)
+    view = payload.get("view")
+    components = view.to_components() if view is not None else []
+    shown = [payload.get("content"), embed, components]
+    text = _SEQ_IN_ID.sub(r"\1S:", json.dumps(shown, sort_keys=True, ensure_ascii=False))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _live_payload(
+    game: int,
+    state: GameState,
+    settings: dict[str, Any],
+    lines: list[str],
+    info: dict[str, Any],
+    *,
+    image: bool,
+) -> dict[str, Any]:
+    return {
+        "content": mentions(state, waiting_for(state)) or None,
+        "embed": turn_ui.live_embed(state, settings, lines, info, image=image),
+        "view": turn_ui.turn_view(game, state, settings),
+    }
+
+
+async def _drawn(game: int, key: str, drawing: Any) -> Any:
+    """The picture ``drawing`` makes, or None if it fails (logged once per game and key:
+    the sweep tries again later, quietly)."""
+    try:
+        return await drawing
+    except Exception:  # noqa: BLE001 - a picture is never worth a stuck game
+        if (game, key) not in _FAILED_DRAWINGS:
+            _FAILED_DRAWINGS.add((game, key))
+            log.exception("Game %s: a picture (%s) could not be drawn", game, key)
+        else:
+            log.debug("Game %s: the picture (%s) failed again", game, key)
+        return None
+
+
+def _attachment_id(message: Any, filename: str) -> int | None:
+    for attachment in getattr(message, "attachments", None) or []:
+        if attachment.filename == filename:
+            return int(attachment.id)
+    return None
 
 
 async def post_turn(
@@ -104,66 +198,185 @@ async def post_turn(
     lines_or_events: list[Any],
     *,
     state: GameState | None = None,
+    info: dict[str, Any] | None = None,
 ) -> bool:
-    """Post a new turn message with the board and remember it (``settings`` in place).
+    """Post a new live turn message with the turn's picture and remember it (``settings``
+    in place).
 
-    ``lines_or_events`` are the lines to show, or the events to tell (a new game's).
+    ``lines_or_events`` are the lines to show, or the events to tell (a new game's);
+    ``info`` is the turn told (by default the record in the settings, or a fresh one).
     """
     state = state or row.state  # type: ignore[assignment]
     assert isinstance(state, GameState)
-    lines = [
-        line
-        for item in lines_or_events
-        if (
-            line := Narrator(state, settings["lang"], theme_of(settings)).line(item)
-            if isinstance(item, dict)
-            else item
-        )
-    ]
+    narrator = Narrator(state, settings["lang"], theme_of(settings))
+    if lines_or_events and all(isinstance(item, dict) for item in lines_or_events):
+        lines = narrator.lines(lines_or_events)
+    else:
+        lines = [item for item in lines_or_events if isinstance(item, str)]
+    info = info or turn_ui.turn_info(state, settings)
+    settings["turn_lines"] = lines[-KEPT_LINES:]
+    settings["turn_info"] = info
     if settings.get("planned_seq") != state.seq:
         await pub.core.planner.reschedule(row.id, state, settings)
     if channel is None:
         return False
-    waiting = waiting_for(state)
-    message = await pub.send(
-        row.id,
-        channel,
-        "turn message",
-        content=mentions(state, waiting) or None,
-        embed=turn_ui.turn_embed(state, settings, lines),
-        view=turn_ui.turn_view(row.id, state, settings),
-        file=await turn_ui.board_file(state, settings),
-    )
-    settings["turn_lines"] = lines[-turn_ui.MAX_LINES :]
+    key = turn_ui.image_key(state, settings, info)
+    picture = await _drawn(row.id, key, turn_ui.turn_image(state, settings, info))
+    payload = _live_payload(row.id, state, settings, lines, info, image=picture is not None)
+    files = {"files": [picture]} if picture is not None else {}
+    message = await pub.send(row.id, channel, "turn message", **payload, **files)
     if message is None:
         return False
     pub.permission_fine(row.id)
     settings["turn_message"] = message.id
     settings["turn_seq"] = state.seq
+    attachment = _attachment_id(message, turn_ui.TURN_IMAGE) if picture is not None else None
+    settings[TURN_SHOWN] = {
+        "text": _text_key(payload),
+        "image": key if attachment is not None else None,
+        "attachment": attachment,
+    }
     await tell_turn(pub.core, row, state, settings, message.jump_url)
     return True
 
 
-async def _edit_turn(
+async def refresh_turn(
+    pub: Publisher, row: GameRow, state: GameState, settings: dict[str, Any], channel: Any
+) -> bool:
+    """Edit the live turn message if what it shows changed: its text and buttons, or the
+    picture (redrawn then). During an auction only a change of its text counts (the
+    auction message shows the bids). Coalesced: a put-off edit shows the newest state."""
+    message_id = settings["turn_message"]
+    info = turn_ui.turn_info(state, settings)
+    lines = list(settings.get("turn_lines", []))
+    shown = dict(settings.get(TURN_SHOWN) or {})
+    key = turn_ui.image_key(state, settings, info)
+    redraw = shown.get("image") != key
+    payload = _live_payload(row.id, state, settings, lines, info, image=True)
+    text = _text_key(payload)
+    seq_moved = settings.get("turn_seq") != state.seq and state.auction is None
+    if not redraw and shown.get("text") == text and not seq_moved:
+        return True
+    game, seq = row.id, state.seq
+
+    async def run(deferred: bool) -> bool:
+        if redraw:
+            picture = await _drawn(game, key, turn_ui.turn_image(state, settings, info))
+        else:
+            picture = (
+                KeptFile(shown["attachment"], turn_ui.TURN_IMAGE)
+                if shown.get("attachment")
+                else None
+            )
+        final = (
+            payload
+            if picture is not None
+            else _live_payload(game, state, settings, lines, info, image=False)
+        )
+        files = [picture] if picture is not None else []
+        message = await pub.edit_message(
+            game, channel, message_id, "turn message edit", attachments=files, **final
+        )
+        if message is None:
+            return False
+        record = {
+            "text": text,
+            "image": key if isinstance(picture, discord.File) else shown.get("image"),
+            "attachment": _attachment_id(message, turn_ui.TURN_IMAGE),
+        }
+        if picture is None:
+            record["image"] = None
+
+        def note(fresh: GameRow, target: dict[str, Any]) -> None:
+            if target.get("turn_message") == message_id:
+                target[TURN_SHOWN] = record
+                target["turn_seq"] = max(seq, int(target.get("turn_seq", 0)))
+
+        if deferred:
+            await pub.core.service.edit_settings(game, note)
+        else:
+            note(row, settings)
+        return True
+
+    return await pub.edit_later(message_id, run) is not False
+
+
+async def finish_turn(
     pub: Publisher,
     row: GameRow,
     state: GameState,
     settings: dict[str, Any],
     channel: Any,
     lines: list[str],
-    *,
-    final: bool,
-) -> bool:
-    """Edit the turn message: its new lines and buttons, or (``final``) no buttons."""
+    info: dict[str, Any],
+) -> None:
+    """Turn the live message into the finished message of the turn ``info`` told: its own
+    title and log, the picture of how it ended, no buttons. If Discord refuses, the message
+    is remembered (``unbutton``) and the reconciler tries again."""
     message_id = settings.get("turn_message")
     if message_id is None:
-        return True
-    embed = turn_ui.turn_embed(state, settings, lines)
-    view = None if final else turn_ui.turn_view(row.id, state, settings)
-    done = await pub.edit(row.id, channel, message_id, "turn message edit", embed=embed, view=view)
-    if done and not final:
-        settings["turn_seq"] = state.seq
-    return done
+        return
+    shown = dict(settings.get(TURN_SHOWN) or {})
+    key = turn_ui.image_key(state, settings, info)
+    game = row.id
+
+    async def run(deferred: bool) -> bool:
+        if shown.get("image") == key and shown.get("attachment"):
+            picture: Any = KeptFile(shown["attachment"], turn_ui.TURN_IMAGE)
+        else:
+            picture = await _drawn(game, key, turn_ui.turn_image(state, settings, info))
+        embed = turn_ui.finished_embed(state, settings, lines, info, image=picture is not None)
+        files = [picture] if picture is not None else []
+        message = await pub.edit_message(
+            game, channel, message_id, "finished turn", embed=embed, view=None, attachments=files
+        )
+        if message is not None:
+            return True
+        kept = shown.get("attachment")
+        retry = embed.to_dict()
+        if not kept:
+            retry.pop("image", None)
+        pending = {"embed": retry, "keep": kept}
+
+        def remember(fresh: GameRow, target: dict[str, Any]) -> None:
+            target[UNBUTTON] = {**target.get(UNBUTTON, {}), str(message_id): pending}
+
+        if deferred:
+            await pub.core.service.edit_settings(game, remember)
+        else:
+            remember(row, settings)
+        return False
+
+    await pub.edit_later(message_id, run)
+
+
+async def take_buttons_off(
+    pub: Publisher, row: GameRow, settings: dict[str, Any], channel: Any
+) -> bool:
+    """Try again to take the buttons off the old messages in ``unbutton``; True once none
+    is left (``settings`` in place). A message that is gone needs nothing any more."""
+    pending = dict(settings.get(UNBUTTON, {}))
+    for key, what in list(pending.items()):
+        payload: dict[str, Any] = {"view": None}
+        if isinstance(what, dict) and isinstance(what.get("embed"), dict):
+            payload["embed"] = discord.Embed.from_dict(what["embed"])
+            kept = what.get("keep")
+            payload["attachments"] = [KeptFile(int(kept), turn_ui.TURN_IMAGE)] if kept else []
+        outcome = await pub.edit_message(
+            row.id, channel, int(key), "old buttons", gone_ok=True, **payload
+        )
+        if outcome is not None:
+            del pending[key]
+    if pending:
+        settings[UNBUTTON] = pending
+    else:
+        settings.pop(UNBUTTON, None)
+    return not pending
+
+
+def remember_unbutton(settings: dict[str, Any], message_id: int) -> None:
+    """Note that ``message_id``'s buttons must still come off (an edit failed)."""
+    settings[UNBUTTON] = {**settings.get(UNBUTTON, {}), str(message_id): None}
 
 
 async def _auction(
@@ -173,17 +386,23 @@ async def _auction(
     settings: dict[str, Any],
     events: list[dict[str, Any]],
     channel: Any,
+    *,
+    bids: int = 0,
 ) -> bool:
-    """Open, update or close the auction message."""
+    """Open, update or close the auction message (``bids``: the auction's bids before
+    these events, for the line that closes it)."""
     game = row.id
     message_id = settings.get("auction_message")
     closed = [e for e in events if e["type"] in ("auction_won", "auction_unsold")]
     if message_id is not None and (closed or state.auction is None):
         narrator = Narrator(state, settings["lang"], theme_of(settings))
-        text = "\n".join(narrator.lines(closed)) or t(settings["lang"], "auction.closed")
-        await pub.edit(
+        told = [e for e in events if e["type"] in ("bid", "auction_won", "auction_unsold")]
+        text = "\n".join(narrator.lines(told, bids=bids)) or t(settings["lang"], "auction.closed")
+        closed_ok = await pub.edit(
             game, channel, message_id, "auction close", content=text, embed=None, view=None
         )
+        if not closed_ok:
+            remember_unbutton(settings, message_id)
         settings.pop("auction_message", None)
         settings.pop("auction_seq", None)
         await pub.core.planner.auction_closed(game, settings)
@@ -283,7 +502,8 @@ async def _close_offers(
             continue
         status = _trade_status(events, int(key))
         text = t(lang, f"trade.status.{status}")
-        await pub.edit(row.id, channel, message_id, "offer close", content=text, view=None)
+        if not await pub.edit(row.id, channel, message_id, "offer close", content=text, view=None):
+            remember_unbutton(settings, message_id)
         del messages[key]
     if "trade_messages" in settings:
         settings["trade_messages"] = messages
@@ -300,7 +520,10 @@ async def _close_offers(
             elif event["type"] == "lots_declined":
                 status = "withdrawn" if event["player"] == debtor else "declined"
         text = t(lang, f"trade.status.{status}")
-        await pub.edit(row.id, channel, message_id, "lot offer close", content=text, view=None)
+        if not await pub.edit(
+            row.id, channel, message_id, "lot offer close", content=text, view=None
+        ):
+            remember_unbutton(settings, message_id)
         settings.pop("lot_offer_message", None)
 
 

@@ -58,6 +58,23 @@ class PublisherPort(Protocol):
     ) -> bool | None:
         """Edit a message, coalesced with other edits of it."""
 
+    async def edit_message(
+        self,
+        game: int,
+        channel: Any,
+        message_id: int,
+        what: str,
+        *,
+        gone_ok: bool = False,
+        **payload: Any,
+    ) -> Any:
+        """Edit a message now, guarded: the edited message or None."""
+
+    async def edit_later(
+        self, message_id: int, run: Callable[[bool], Awaitable[bool]]
+    ) -> bool | None:
+        """Run an edit through the coalescer (``run(deferred)``)."""
+
     def permission_fine(self, game: int) -> None:
         """A post went through."""
 

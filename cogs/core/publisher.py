@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 _NONE = object()  # a key that is not there
+#: What :meth:`Publisher.edit_message` returns (``gone_ok``) for a message that is gone.
+GONE = object()
 T = TypeVar("T")
 
 #: Seconds between two edits of one message (Discord rate-limits edits per channel).
@@ -138,16 +140,23 @@ class Publisher:
     # -- guarded calls ------------------------------------------------------------------
 
     async def call(
-        self, game: int, channel: Any, what: str, call: Callable[[], Awaitable[T]]
+        self,
+        game: int,
+        channel: Any,
+        what: str,
+        call: Callable[[], Awaitable[T]],
+        *,
+        post: bool = False,
     ) -> T | None:
         """Run one Discord call for ``game``; on failure log it, tell the reconciler (and,
-        for a missing permission, the channel) and return None."""
+        for a missing permission, the channel) and return None. ``post``: the call posts a
+        message (a refused post without a known cause is a refused "Send Messages")."""
         try:
             return await call()
         except discord.Forbidden as error:
             log.warning("Game %s: %s forbidden: %s", game, what, error)
             self.core.reconciler.failed(game)
-            await self._tell_missing(game, channel, what)
+            await self._tell_missing(game, channel, what, post=post)
         except FAILURES as error:
             log.warning("Game %s: %s failed: %s", game, what, error)
             self.core.reconciler.failed(game)
@@ -155,18 +164,51 @@ class Publisher:
 
     async def send(self, game: int, channel: Any, what: str, **payload: Any) -> Any:
         """Post a message in the game's channel; the message, or None if that failed."""
-        return await self.call(game, channel, what, lambda: channel.send(**payload))
+        return await self.call(game, channel, what, lambda: channel.send(**payload), post=True)
 
     async def edit(
         self, game: int, channel: Any, message_id: int, what: str, **payload: Any
     ) -> bool:
         """Edit one of the game's messages now; False if that failed."""
+        return await self.edit_message(game, channel, message_id, what, **payload) is not None
 
-        async def run() -> bool:
-            await channel.get_partial_message(message_id).edit(**payload)
-            return True
+    async def edit_message(
+        self,
+        game: int,
+        channel: Any,
+        message_id: int,
+        what: str,
+        *,
+        gone_ok: bool = False,
+        **payload: Any,
+    ) -> Any:
+        """Edit one of the game's messages now: the edited message, or None if that failed.
 
-        return bool(await self.call(game, channel, what, run))
+        With ``gone_ok`` a message that no longer exists counts as done (:data:`GONE`):
+        there is nothing left to take buttons off.
+        """
+
+        async def run() -> Any:
+            return await channel.get_partial_message(message_id).edit(**payload)
+
+        if not gone_ok:
+            return await self.call(game, channel, what, run)
+        try:
+            return await run()
+        except discord.NotFound:
+            return GONE
+        except FAILURES as error:
+            log.info("Game %s: %s failed again: %s", game, what, error)
+            return None
+
+    async def edit_later(
+        self, message_id: int, run: Callable[[bool], Awaitable[bool]]
+    ) -> bool | None:
+        """Run an edit of ``message_id`` through the coalescer: now, or (``run(True)``) once
+        the message's interval is over, then with the newest ``run`` only. The outcome of
+        an edit made now; None for one put off."""
+        deferred = not self.coalescer.ready(message_id)
+        return await self.coalescer.edit(message_id, lambda: run(deferred))
 
     async def edit_soon(
         self,
@@ -194,9 +236,18 @@ class Publisher:
 
         return await self.coalescer.edit(message_id, run)
 
-    async def _tell_missing(self, game: int, channel: Any, what: str) -> None:
-        """Say once which permission the bot lacks in the game's channel."""
-        missing = self.missing_permissions(channel) or ["send_messages"]
+    async def _tell_missing(self, game: int, channel: Any, what: str, *, post: bool) -> None:
+        """Say once which permission the bot lacks in the game's channel.
+
+        Only what is really missing is named. A refused post whose cause the bot cannot
+        see is a refused "Send Messages" (Discord knows better than the bot's cache); a
+        refused edit is not: Discord also refuses edits for other reasons (a locked thread,
+        a message the bot may no longer touch), and the host should not go looking for a
+        permission that is there. Then nothing is said; the failure is logged.
+        """
+        missing = self.missing_permissions(channel) or (["send_messages"] if post else [])
+        if not missing:
+            return
         told = frozenset(missing)
         if self._told.get(game) == told:
             return

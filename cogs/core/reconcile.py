@@ -26,8 +26,9 @@ import discord
 
 from bot.asyncplay.planner import TURN_TIMERS
 from bot.cardgame import CardState
-from bot.liveness import missing_parts, stale_message
-from bot.store import GameRow, StoreError
+from bot.engine.state import GameState
+from bot.liveness import TURN_SHOWN, UNBUTTON, missing_parts, stale_message
+from bot.store import GameRow, GameStatus, StoreError
 from cogs.core import board_messages, card_messages
 from cogs.ui.lobby import lobby_message
 
@@ -143,18 +144,32 @@ class Reconciler:
                 old = settings.get("turn_message")
                 lines = list(settings.get("turn_lines", []))
                 ok = await board_messages.post_turn(pub, row, settings, channel, lines)
-                if ok and old:
-                    await pub.edit(row.id, channel, old, "old turn message", view=None)
+                # The old copy of this turn: its buttons off (remembered if refused).
+                if (
+                    ok
+                    and old
+                    and old != settings.get("turn_message")
+                    and not await pub.edit(row.id, channel, old, "old turn message", view=None)
+                ):
+                    board_messages.remember_unbutton(settings, old)
+            elif part == "picture" and isinstance(state, GameState):
+                ok = await board_messages.refresh_turn(pub, row, state, settings, channel)
+            elif part == "unbutton":
+                ok = await board_messages.take_buttons_off(pub, row, settings, channel)
             elif part == "table":
                 old = settings.get("table_message")
                 ok = await card_messages.post_table(pub, row, settings, channel)
-                if ok and old:
-                    await pub.edit(row.id, channel, old, "old table", view=None)
+                if ok and old and not await pub.edit(row.id, channel, old, "old table", view=None):
+                    board_messages.remember_unbutton(settings, old)
             elif part == "auction" and state is not None and not isinstance(state, CardState):
                 old = settings.get("auction_message")
                 ok = await board_messages.post_auction(pub, row, state, settings, channel)
-                if ok and old:
-                    await pub.edit(row.id, channel, old, "old auction message", view=None)
+                if (
+                    ok
+                    and old
+                    and not await pub.edit(row.id, channel, old, "old auction message", view=None)
+                ):
+                    board_messages.remember_unbutton(settings, old)
             elif part == "offers" and state is not None and not isinstance(state, CardState):
                 ok = await board_messages.post_offers(pub, row, state, settings, None, channel)
             elif part == "final" and isinstance(state, CardState):
@@ -175,6 +190,42 @@ class Reconciler:
             return
         await self.core.planner.reschedule(row.id, state, settings)
 
+    # -- deleted messages ----------------------------------------------------------------
+
+    async def message_deleted(self, channel_id: int, message_ids: set[int]) -> None:
+        """Messages of ``channel_id`` were deleted (one, a bulk delete, a purge): if one of
+        them was a game's live message, forget it and post it again now."""
+        try:
+            row = await self.core.store.game_in_channel(channel_id)
+        except StoreError:
+            return
+        if row is None or not live_ids(row.settings) & message_ids:
+            return
+        log.info("Game %s: a live message was deleted (%s)", row.id, sorted(message_ids))
+        await self.core.service.edit_settings(row.id, lambda _, s: forget(s, message_ids))
+        await self.reconcile(row.id)
+
+    async def _check_live(self, row: GameRow) -> None:
+        """Forget the live messages of ``row`` that Discord no longer has (deleted while the
+        bot was away, or without the bot hearing of it)."""
+        ids = live_ids(row.settings)
+        if not ids:
+            return
+        channel = await self.core.publisher.channel(row.channel_id)
+        if channel is None or not hasattr(channel, "fetch_message"):
+            return
+        gone = set()
+        for message_id in ids:
+            try:
+                await channel.fetch_message(message_id)
+            except discord.NotFound:
+                gone.add(message_id)
+            except (TimeoutError, discord.HTTPException, OSError):
+                return  # Discord is not answering: look again at the next sweep
+        if gone:
+            log.info("Game %s: live messages %s no longer exist", row.id, sorted(gone))
+            await self.core.service.edit_settings(row.id, lambda _, s: forget(s, gone))
+
     # -- sweeps -------------------------------------------------------------------------
 
     async def sweep(self, *, everything: bool = False) -> dict[int, list[str]]:
@@ -188,6 +239,12 @@ class Reconciler:
             since = discord.utils.utcnow() - timedelta(seconds=self.final_within)
             rows += [r for r in await self.core.store.finished_since(since) if missing_parts(r)]
             games = [row.id for row in rows if holds(row.guild_id)]
+            for row in rows:
+                if holds(row.guild_id) and row.status != GameStatus.FINISHED:
+                    try:
+                        await self._check_live(row)
+                    except Exception:  # noqa: BLE001 - a check, never a reason to stop
+                        log.exception("Checking the live messages of game %s failed", row.id)
         else:
             games = sorted(self.dirty)
         repaired = {}
@@ -250,3 +307,41 @@ class Reconciler:
 def _now() -> float:
     """Seconds on the bot's clock (``discord.utils.utcnow``, which tests can move)."""
     return discord.utils.utcnow().timestamp()
+
+
+#: The settings keys of a game's live messages (one message id each).
+LIVE_KEYS = ("turn_message", "auction_message", "table_message", "lobby_message")
+
+
+def live_ids(settings: dict[str, Any]) -> set[int]:
+    """The ids of the messages that move a game on: turn, auction, table or lobby message,
+    public trade offers and a debtor's offer of lots."""
+    ids = {settings[key] for key in LIVE_KEYS if isinstance(settings.get(key), int)}
+    ids |= {int(v) for v in (settings.get("trade_messages") or {}).values()}
+    lots = settings.get("lot_offer_message")
+    if isinstance(lots, list) and lots:
+        ids.add(int(lots[0]))
+    return ids
+
+
+def forget(settings: dict[str, Any], message_ids: set[int]) -> None:
+    """Forget the live messages among ``message_ids`` (in place): the reconciler then sees
+    them missing and posts them again."""
+    for key in LIVE_KEYS:
+        if settings.get(key) in message_ids:
+            settings.pop(key, None)
+            if key == "turn_message":
+                settings.pop(TURN_SHOWN, None)
+    trades = settings.get("trade_messages")
+    if trades:
+        settings["trade_messages"] = {k: v for k, v in trades.items() if v not in message_ids}
+    lots = settings.get("lot_offer_message")
+    if isinstance(lots, list) and lots and lots[0] in message_ids:
+        settings.pop("lot_offer_message", None)
+    pending = settings.get(UNBUTTON)
+    if pending:
+        rest = {k: v for k, v in pending.items() if int(k) not in message_ids}
+        if rest:
+            settings[UNBUTTON] = rest
+        else:
+            settings.pop(UNBUTTON, None)

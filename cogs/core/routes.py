@@ -44,6 +44,9 @@ ROUTES: dict[tuple[str, str], Route] = {
         Route(PLAY, "square_action", SEAT, DEFER_PRIVATE),
     ),
     # -- building, mortgages, debts, received mortgages, rent (cogs/property.py) ----------
+    # Looking at the game as it is now (the turn and auction messages): anyone, any time.
+    (GAME, "deed"): Route(PROPERTY, "show_deed", ANYONE, DEFER_PRIVATE),
+    (GAME, "full_board"): Route(PROPERTY, "show_board", ANYONE, DEFER_PRIVATE),
     (GAME, "manage"): Route(PROPERTY, "open_manage", SEAT),
     **_many(PANEL, "mg mr mk", Route(PROPERTY, "show_group", SEAT)),
     **_many(PANEL, "mb ms", Route(PROPERTY, "build_step", SEAT)),

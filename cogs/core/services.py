@@ -113,6 +113,22 @@ class CoreCog(commands.Cog, name="MonopolyCore"):
             )
 
     @commands.Cog.listener()
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        """A message was deleted: if it was a game's live message, it is posted again."""
+        await self._deleted(payload.channel_id, {payload.message_id})
+
+    @commands.Cog.listener()
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
+        """Messages were deleted at once (a bulk delete, a purge): the same, for each."""
+        await self._deleted(payload.channel_id, set(payload.message_ids))
+
+    async def _deleted(self, channel_id: int, message_ids: set[int]) -> None:
+        try:
+            await self.core.reconciler.message_deleted(channel_id, message_ids)
+        except Exception:  # noqa: BLE001 - the hourly sweep checks the live messages too
+            log.exception("Reposting deleted messages in channel %s failed", channel_id)
+
+    @commands.Cog.listener()
     async def on_app_command_completion(
         self, interaction: discord.Interaction, command: Any
     ) -> None:

@@ -132,3 +132,10 @@ def game_choice(lang: str, info: GameInfo) -> str:
         players=names,
     )
     return label[:100]  # Discord's limit for a choice's name
+
+
+def short_fingerprint(settings: dict[str, Any]) -> str | None:
+    """The short fingerprint of a running game's seed (None if it has none), for the
+    one-line reminder on later turn messages."""
+    full = _fingerprint(settings)
+    return short(full) if full is not None else None

@@ -18,6 +18,7 @@ from bot.engine.themes import Theme, load_theme, theme_from_json
 from bot.i18n import money, normalise_language, t
 from bot.store import StoreError
 from bot.store.kinds import AnyState
+from cogs.ui.story import event_line, tell
 
 
 def waiting_for(state: AnyState) -> list[int]:
@@ -68,15 +69,24 @@ class Narrator:
             return self.theme.square_name(self.board, index)
         return self.board.squares[index].name
 
-    def player(self, seat: int) -> str:
-        """A player's name, the bank or the pot."""
+    def player(self, seat: int, *, case: str = "nom") -> str:
+        """A player's name, the bank or the pot (``case``: "nom", "acc" or "dat", for the
+        German articles: "die Bank", "an die Bank", "der Bank")."""
         if seat == BANK:
             if self.theme is not None and "bank" in self.theme.terms:
                 return self.theme.terms["bank"]
-            return t(self.lang, "word.bank")
+            return t(self.lang, "word.bank" if case == "nom" else f"word.bank.{case}")
         if seat == POT:
-            return t(self.lang, "word.pot")
+            return t(self.lang, "word.pot" if case == "nom" else f"word.pot.{case}")
         return self.state.players[seat].name
+
+    def whereabouts(self, seat: int) -> str:
+        """Where a player is: the square's name, but for the jail corner whether they sit in
+        jail or are just visiting (the square's own name says both)."""
+        player = self.state.players[seat]
+        if player.position == self.board.jail_index:
+            return t(self.lang, "where.in_jail" if player.in_jail else "where.visiting")
+        return self.square(player.position)
 
     def money(self, amount: int) -> str:
         """An amount in the board's currency, or in the theme's ("1.500 Naschgeld")."""
@@ -84,74 +94,24 @@ class Narrator:
             return money(self.lang, amount, self.theme.terms["currency"])
         return money(self.lang, amount, self.board.currency)
 
+    def deck(self, deck: str) -> str:
+        """The name of a card of ``deck`` ("Ereigniskarte"), the theme's if it has one."""
+        if self.theme is not None:
+            return self.theme.deck_name(self.board, deck)
+        return t(self.lang, f"deck.{deck}")
+
     def card_text(self, deck: str, card_id: int) -> str:
         """The printed text of a card (as the board data has it)."""
         return self.board.card(deck, card_id).text
 
     def line(self, event: dict[str, Any]) -> str | None:
-        """One line for an event, or None for events not worth a line."""
-        kind = event["type"]
-        lang = self.lang
-        if kind == "moved":  # "from" and "to" are squares here, not players
-            return t(
-                lang,
-                "event.moved",
-                player=self.player(event["player"]),
-                square=self.square(event["to"]),
-            )
-        params: dict[str, Any] = {}
-        for key, value in event.items():
-            if key in ("player", "from", "to", "owner", "debtor", "creditor", "payer", "winner"):
-                if isinstance(value, int):
-                    params[key] = self.player(value)
-            elif key == "square" and isinstance(value, int):
-                params["square"] = self.square(value)
-            elif key in ("amount", "price", "min", "debt", "value"):
-                params[key] = self.money(value)
-        if kind == "rolled":
-            first, second = event["dice"]
-            double = t(lang, "event.doubles") if first == second else ""
-            return t(
-                lang, "event.rolled", a=first, b=second, sum=first + second, double=double, **params
-            )
-        if kind == "moved":
-            params["square"] = self.square(event["to"])
-            return t(lang, "event.moved", **params)
-        if kind == "payment":
-            key = f"event.payment.{event['reason']}"
-            text = t(lang, key, **params)
-            return text if text != key else t(lang, "event.payment", **params)
-        if kind == "card":
-            deck = t(lang, f"deck.{event['deck']}")
-            if self.theme is not None:
-                deck = self.theme.deck_name(self.board, event["deck"])
-            return t(
-                lang,
-                "event.card",
-                deck=deck,
-                text=self.card_text(event["deck"], event["card"]),
-                **params,
-            )
-        if kind == "auction_won" and "bids" in event:
-            # A sealed auction is over: every maximum is shown, highest first.
-            bids = ", ".join(
-                f"{self.player(b['player'])} {self.money(b['amount'])}" for b in event["bids"]
-            )
-            won = t(lang, "event.auction_won", **params)
-            return won + " · " + t(lang, "event.sealed_bids", bids=bids)
-        if kind == "game_over":
-            if event.get("winner") is None:
-                return t(lang, "event.game_abandoned")
-            return t(lang, f"event.game_over.{event['reason']}", **params)
-        if kind in ("order_roll", "turn", "lots_offered", "trade_proposed"):
-            return None
-        key = f"event.{kind}"
-        text = t(lang, key, **params)
-        return None if text == key else text
+        """One line for one event on its own, or None for events not worth a line."""
+        return event_line(self, event)
 
-    def lines(self, events: list[dict[str, Any]]) -> list[str]:
-        """Lines for every event worth telling."""
-        return [line for event in events if (line := self.line(event))]
+    def lines(self, events: list[dict[str, Any]], *, bids: int = 0) -> list[str]:
+        """The story of ``events``: what belongs together in one line, nothing twice
+        (``cogs.ui.story``); ``bids`` counts an auction's earlier bids."""
+        return tell(self, events, bids=bids)
 
 
 # Parameters of refusals that are amounts of money, seats or squares.

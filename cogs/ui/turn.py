@@ -1,84 +1,298 @@
-"""The turn message of the board game: the board image, what happened, whose move, buttons.
+"""The turn message of the board game: one message per turn (a "Zug"), telling that turn.
 
-Also the final summary and the net-worth table. Functions of (state, settings); the
-buttons are exactly what the engine allows now (``bot.engine.legal``).
+While its turn runs, the message is *live*: it pings whom the game waits on, tells what
+happened so far, says whose move it is and what the game waits for, shows the facts of a
+decision (a lot's price and rents) and carries the buttons the engine allows now
+(``bot.engine.legal``). When the turn ends it is *finished*: it keeps its own title
+("Zug 5 · bob"), its log and the picture of how the turn ended, and loses its buttons.
+The picture is the turn's view (``render.turn_view``): the mover's path with the squares'
+names, owners, buildings and rents, and the standings, drawn for a phone; the whole board
+is one click away ("🗺️ Brett").
+
+Also the final summary and the net-worth table. Functions of (state, settings); the turn
+being told is a ``bot.turn_story`` record.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
+import json
 from typing import Any
 
 import discord
 
 from bot.engine.legal import legal_actions, may_offer_lots, waiting_for
-from bot.engine.state import GameState
+from bot.engine.state import HOTEL, GameState
 from bot.engine.wealth import standings, wealth
 from bot.i18n import t
-from cogs.ui.fairness import add_commitment, add_reveal
+from bot.turn_story import fresh
+from cogs.ui.deeds import ALT_MAX, lot_facts
+from cogs.ui.fairness import add_commitment, add_reveal, short_fingerprint
 from cogs.ui.ids import GameButton, clip
 from cogs.ui.offers import lot_offer_buttons
 from cogs.ui.text import Narrator, theme_of
 from render.board import render_board
 
+#: The most lines a turn's log shows (its first lines, the landing, are always kept).
 MAX_LINES = 18
+#: Lines kept from the start of a log that is too long.
+HEAD_LINES = 4
+#: Discord's limit for an embed's description.
+DESCRIPTION_MAX = 4096
 EMBED_COLOUR = 0x2E7D32
+#: A finished turn's colour: grey, so the live message stands out.
+DONE_COLOUR = 0x607D8B
+#: The file names of the turn's picture and of the whole board.
+TURN_IMAGE = "turn.png"
+BOARD_IMAGE = "board.png"
+
+
+def _theme_words(settings: dict[str, Any]) -> dict[str, Any]:
+    """The theme's square names and words, as the renderers take them."""
+    theme = theme_of(settings)
+    return {
+        "names": theme.squares if theme is not None else None,
+        "terms": theme.terms if theme is not None else None,
+    }
+
+
+def focus_of(info: dict[str, Any]) -> Any:
+    """The turn record (``bot.turn_story``) as the picture takes it."""
+    from render.turn_view import TurnFocus  # TEMP: lazy until render.turn_view lands
+
+    return TurnFocus(
+        mover=int(info["seat"]),
+        turn=int(info["turn"]),
+        start=int(info["start"]),
+        moves=tuple((int(a), int(b), str(how)) for a, b, how in info.get("moves", [])),
+        dice=tuple((int(a), int(b)) for a, b in info.get("dice", [])),
+    )
+
+
+def turn_info(state: GameState, settings: dict[str, Any]) -> dict[str, Any]:
+    """The record of the turn under way (a fresh one for games stored before records)."""
+    info = settings.get("turn_info")
+    return info if isinstance(info, dict) and "seat" in info else fresh(state)
+
+
+def image_key(state: GameState, settings: dict[str, Any], info: dict[str, Any]) -> str:
+    """A short key of everything the turn's picture shows: a new key, a new picture."""
+    shown = [
+        {k: info.get(k) for k in ("turn", "seat", "start", "moves", "dice")},
+        [[p.position, p.cash, p.in_jail, p.bankrupt] for p in state.players],
+        state.owner,
+        state.houses,
+        state.mortgaged,
+        state.current,
+        settings.get("lang"),
+        settings.get("theme"),
+        settings.get("theme_data"),
+    ]
+    text = json.dumps(shown, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+async def turn_image(
+    state: GameState, settings: dict[str, Any], info: dict[str, Any]
+) -> discord.File:
+    """The picture of the turn ``info`` tells, with its alt text (drawn in a worker thread;
+    raises whatever the renderer raises)."""
+    lang = settings.get("lang", "de")
+    words = _theme_words(settings)
+    try:  # TEMP: until render.turn_view lands
+        from render.turn_view import describe_turn_view, render_turn_view
+    except ImportError:
+        png = await asyncio.to_thread(render_board, state, lang=lang, size=800, **words)
+        alt = board_alt(state, settings)
+        return discord.File(io.BytesIO(png), filename=TURN_IMAGE, description=alt)
+    focus = focus_of(info)
+    png = await asyncio.to_thread(render_turn_view, state, focus, lang=lang, **words)
+    alt = describe_turn_view(state, focus, lang=lang, **words)
+    return discord.File(io.BytesIO(png), filename=TURN_IMAGE, description=clip(alt, ALT_MAX))
 
 
 async def board_file(state: GameState, settings: dict[str, Any], **options: Any) -> discord.File:
-    """The board image as an attachment, drawn in a worker thread."""
+    """The whole board as an attachment with its alt text, drawn in a worker thread."""
     lang = settings.get("lang", "de")
-    theme = theme_of(settings)
-    names = theme.squares if theme is not None else None
+    words = _theme_words(settings)
     png = await asyncio.to_thread(
         render_board,
         state,
         lang=lang,
-        names=names,
-        terms=theme.terms if theme is not None else None,
         preset_label=t(lang, f"preset.{state.rules.preset}"),
+        **words,
         **options,
     )
-    return discord.File(io.BytesIO(png), filename="board.png")
+    return discord.File(
+        io.BytesIO(png), filename=BOARD_IMAGE, description=board_alt(state, settings)
+    )
 
 
-def _player_lines(state: GameState, narrator: Narrator) -> str:
+def board_alt(state: GameState, settings: dict[str, Any]) -> str:
+    """The alt text of the whole board: the turn, and each player's cash, worth and lots."""
+    lang = settings.get("lang", "de")
+    narrator = Narrator(state, lang, theme_of(settings))
+    parts = [t(lang, "alt.board", turn=state.turn)]
+    for seat, _ in standings(state):
+        lots = [narrator.square(i) for i, owner in enumerate(state.owner) if owner == seat]
+        parts.append(
+            t(
+                lang,
+                "alt.board_player",
+                name=narrator.player(seat),
+                cash=narrator.money(state.players[seat].cash),
+                worth=narrator.money(wealth(state, seat)),
+                where=narrator.whereabouts(seat),
+                lots=", ".join(lots) or "–",
+            )
+        )
+    return clip(" ".join(parts), ALT_MAX)
+
+
+def holdings_text(state: GameState, settings: dict[str, Any]) -> str:
+    """Every player's cash, net worth, whereabouts and lots (with buildings and mortgages),
+    richest first: the whole board as text."""
+    lang = settings.get("lang", "de")
+    narrator = Narrator(state, lang, theme_of(settings))
+    blocks = []
+    for seat, worth in standings(state):
+        player = state.players[seat]
+        head = t(
+            lang,
+            "board.player",
+            name=player.name,
+            cash=narrator.money(player.cash),
+            worth=narrator.money(worth),
+            where=narrator.whereabouts(seat),
+        )
+        lots = []
+        for index, owner in enumerate(state.owner):
+            if owner != seat:
+                continue
+            houses = state.houses[index]
+            mark = " 🏨" if houses == HOTEL else (f" 🏠{houses}" if houses else "")
+            if state.mortgaged[index]:
+                mark += " (" + t(lang, "word.mortgaged") + ")"
+            lots.append(narrator.square(index) + mark)
+        blocks.append(head + "\n" + (", ".join(lots) or t(lang, "board.no_lots")))
+    for player in state.players:
+        if player.bankrupt:
+            blocks.append(f"~~{player.name}~~ ({t(lang, 'word.bankrupt')})")
+    return clip("\n\n".join(blocks), DESCRIPTION_MAX)
+
+
+def player_lines(state: GameState, narrator: Narrator, *, live: bool = True) -> str:
+    """Each player's cash and whereabouts, one line each (▶ marks the mover if ``live``)."""
     rows = []
     for seat, player in enumerate(state.players):
         if player.bankrupt:
             rows.append(f"~~{player.name}~~")
             continue
-        marker = "▶ " if seat == state.current else ""
+        marker = "▶ " if live and seat == state.current and state.phase != "over" else ""
         jail = " 🔒" if player.in_jail else ""
         rows.append(
             f"{marker}**{player.name}**: {narrator.money(player.cash)} · "
-            f"{narrator.square(player.position)}{jail}"
+            f"{narrator.whereabouts(seat)}{jail}"
         )
     return "\n".join(rows)
 
 
-def turn_embed(state: GameState, settings: dict[str, Any], lines: list[str]) -> discord.Embed:
-    """The embed of a turn message: whose turn, what happened, the players."""
+def log_text(lines: list[str], lang: str, fallback: str) -> str:
+    """A turn's log as a description: every line if they fit, else the first lines (the
+    landing and what it cost) and the latest, with a mark where lines were left out."""
+    if len(lines) > MAX_LINES:
+        left_out = len(lines) - MAX_LINES + 1
+        lines = [
+            *lines[:HEAD_LINES],
+            t(lang, "turn.lines_left_out", count=left_out),
+            *lines[HEAD_LINES + left_out :],
+        ]
+    text = "\n".join(lines) or fallback
+    return clip(text, DESCRIPTION_MAX)
+
+
+def title_of(state: GameState, info: dict[str, Any], lang: str) -> str:
+    """The title of a turn's message: "Zug 5 · bob"."""
+    seat = int(info["seat"])
+    name = state.players[seat].name if 0 <= seat < len(state.players) else "?"
+    return clip(t(lang, "turn.title", turn=info["turn"], name=name), 256)
+
+
+def live_embed(
+    state: GameState,
+    settings: dict[str, Any],
+    lines: list[str],
+    info: dict[str, Any],
+    *,
+    image: bool = True,
+) -> discord.Embed:
+    """The embed of the live turn message: the turn so far, what the game waits for."""
     lang = settings["lang"]
     narrator = Narrator(state, lang, theme_of(settings))
-    current = state.players[state.current]
-    if state.phase == "over":
-        title = t(lang, "turn.over")
-    else:
-        title = t(lang, "turn.title", turn=state.turn, name=current.name)
-    description = "\n".join(lines[-MAX_LINES:]) or t(lang, f"phase.{state.phase}")
-    embed = discord.Embed(title=title, description=description, colour=EMBED_COLOUR)
-    embed.add_field(
-        name=t(lang, "turn.players"), value=_player_lines(state, narrator), inline=False
+    phase_text = t(lang, f"phase.{state.phase}")
+    embed = discord.Embed(
+        title=title_of(state, info, lang),
+        description=log_text(lines, lang, phase_text),
+        colour=EMBED_COLOUR,
     )
-    if state.phase != "over":
-        waiting = ", ".join(state.players[s].name for s in waiting_for(state))
-        embed.set_footer(text=t(lang, f"phase.{state.phase}") + " · " + waiting)
-        _time_fields(embed, state, settings)
-        # The fingerprint of the seed while the game runs (the first turn says what it is).
-        add_commitment(embed, settings, cards=False, first=state.turn == 1)
-    embed.set_image(url="attachment://board.png")
+    if state.phase == "buy" and state.pending_buy is not None:
+        square = state.pending_buy
+        embed.add_field(
+            name=clip("🏷️ " + narrator.square(square), 256),
+            value=clip(lot_facts(state, settings, square, lang), 1024),
+            inline=False,
+        )
+    if not image:  # the standings the picture would show
+        embed.add_field(
+            name=t(lang, "turn.players"),
+            value=clip(player_lines(state, narrator), 1024),
+            inline=False,
+        )
+    _time_fields(embed, state, settings)
+    first = int(info.get("turn", state.turn)) == 1
+    if first:
+        add_commitment(embed, settings, cards=False, first=True)
+    embed.set_footer(text=clip(_footer(state, settings, narrator, first=first), 2048))
+    if image:
+        embed.set_image(url=f"attachment://{TURN_IMAGE}")
+    return embed
+
+
+def _footer(state: GameState, settings: dict[str, Any], narrator: Narrator, *, first: bool) -> str:
+    """What the game waits for, and from whom (the auction message lists its bidders)."""
+    lang = settings["lang"]
+    text = "▶ " + t(lang, f"phase.{state.phase}")
+    if state.phase != "auction":
+        names = ", ".join(narrator.player(s) for s in waiting_for(state))
+        if names:
+            text += " · " + names
+    fingerprint = short_fingerprint(settings)
+    if fingerprint is not None and not first:
+        text += " · " + t(lang, "fair.footer", fingerprint=fingerprint)
+    return text
+
+
+def finished_embed(
+    state: GameState,
+    settings: dict[str, Any],
+    lines: list[str],
+    info: dict[str, Any],
+    *,
+    image: bool = True,
+) -> discord.Embed:
+    """The embed of a turn that is over: its own title, its log, how it ended."""
+    lang = settings["lang"]
+    embed = discord.Embed(
+        title=title_of(state, info, lang),
+        description=log_text(lines, lang, t(lang, "turn.nothing")),
+        colour=DONE_COLOUR,
+    )
+    if int(info.get("turn", 0)) == 1:
+        add_commitment(embed, settings, cards=False, first=True)
+    if image:
+        embed.set_image(url=f"attachment://{TURN_IMAGE}")
     return embed
 
 
@@ -98,7 +312,7 @@ def _time_fields(embed: discord.Embed, state: GameState, settings: dict[str, Any
     computer = sorted(int(seat) for seat in settings.get("computer", {}))
     if computer:
         names = ", ".join(state.players[seat].name for seat in computer)
-        embed.add_field(name=t(lang, "turn.computer"), value=names, inline=True)
+        embed.add_field(name=t(lang, "turn.computer"), value=clip(names, 1024), inline=True)
 
 
 # What a button of the turn message does: (engine action type, label key, style).
@@ -166,14 +380,35 @@ def turn_view(game_id: int, state: GameState, settings: dict[str, Any]) -> disco
     # Debts, lot offers, per-lot lifting (row 3) and rent claims (row 4).
     for item in turn_extras(game_id, state, settings):
         view.add_item(item)
-    for act, key in (
-        ("manage", "button.manage"),
-        ("trade_menu", "button.trade"),
-        ("resign", "button.resign"),
-    ):
-        style = discord.ButtonStyle.danger if act == "resign" else discord.ButtonStyle.secondary
-        view.add_item(GameButton(game_id, seq, act, label=t(lang, key), style=style, row=2))
+    for act, key in (("manage", "button.manage"), ("trade_menu", "button.trade")):
+        view.add_item(GameButton(game_id, seq, act, label=t(lang, key), row=2))
+    # Looking, not acting: these two show the game as it is when clicked.
+    view.add_item(GameButton(game_id, seq, "full_board", label=t(lang, "button.full_board"), row=2))
+    square = deed_square(state)
+    if square is not None:
+        view.add_item(
+            GameButton(game_id, seq, "deed", str(square), label=t(lang, "button.deed"), row=2)
+        )
+    view.add_item(
+        GameButton(
+            game_id,
+            seq,
+            "resign",
+            label=t(lang, "button.resign"),
+            style=discord.ButtonStyle.danger,
+            row=2,
+        )
+    )
     return view
+
+
+def deed_square(state: GameState) -> int | None:
+    """The lot whose title deed the turn message offers: the one up for sale, else the lot
+    the mover stands on (None on other squares)."""
+    if state.pending_buy is not None:
+        return state.pending_buy
+    square = state.players[state.current].position
+    return square if state.board.squares[square].is_property else None
 
 
 def turn_extras(game: int, state: GameState, settings: dict[str, Any]) -> list[discord.ui.Item]:
@@ -227,7 +462,11 @@ def turn_extras(game: int, state: GameState, settings: dict[str, Any]) -> list[d
 
 
 def final_embed(
-    state: GameState, settings: dict[str, Any], *, game_id: int | None = None
+    state: GameState,
+    settings: dict[str, Any],
+    *,
+    game_id: int | None = None,
+    image: bool = True,
 ) -> discord.Embed:
     """The end-of-game summary: the winner and the wealth table.
 
@@ -251,7 +490,8 @@ def final_embed(
     embed.description = t(lang, f"final.reason.{state.end_reason}") + "\n\n" + "\n".join(table)
     if game_id is not None and state.phase == "over":
         add_reveal(embed, game_id, settings)
-    embed.set_image(url="attachment://board.png")
+    if image:
+        embed.set_image(url=f"attachment://{BOARD_IMAGE}")
     return embed
 
 
