@@ -427,8 +427,8 @@ def test_recap_moments_name_the_squares_in_the_theme() -> None:
     theme = load_theme("cookies_and_pirates")
     plain = [m.text for m in board_moments(recap, Narrator(start, "de"), "de")]
     themed = [m.text for m in board_moments(recap, Narrator(start, "de", theme), "de")]
-    assert plain[0] == ("Höchste Miete: Anna zahlt Ben 2.000 € für Schlossallee (Runde 2)")
-    assert themed[0] == ("Höchste Miete: Anna zahlt Ben 2.000 Naschgeld für Schlossallee (Runde 2)")
+    assert plain[0] == ("Höchste Miete: Anna zahlt Ben 2.000 € für Schlossallee (Zug 2)")
+    assert themed[0] == ("Höchste Miete: Anna zahlt Ben 2.000 Naschgeld für Schlossallee (Zug 2)")
     kinds = [m.kind for m in board_moments(recap, Narrator(start, "en"), "en")]
     assert kinds == ["rent", "purchase", "auction", "jail", "trades", "built", "group"]
     english = {m.kind: m.text for m in board_moments(recap, Narrator(start, "en"), "en")}

@@ -142,13 +142,14 @@ async def post_final(
 
 
 def _text_key(payload: dict[str, Any]) -> str:
-    """A short key of a message's text and buttons, without the state version the buttons
-    carry (that alone is no reason to edit during an auction)."""
+    """A short key of a message's embed and buttons, without the state version the buttons
+    carry (that alone is no reason to edit during an auction) and without its mention (an
+    edit pings nobody: it stays as posted)."""
     embed = payload["embed"].to_dict()
     embed.pop("image", None)
     view = payload.get("view")
     components = view.to_components() if view is not None else []
-    shown = [payload.get("content"), embed, components]
+    shown = [embed, components]
     text = _SEQ_IN_ID.sub(r"\1S:", json.dumps(shown, sort_keys=True, ensure_ascii=False))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -273,6 +274,8 @@ async def refresh_turn(
             if picture is not None
             else _live_payload(game, state, settings, lines, info, image=False)
         )
+        # An edit pings nobody: the mention stays as posted (whom the turn called).
+        final = {k: v for k, v in final.items() if k != "content"}
         files = [picture] if picture is not None else []
         message = await pub.edit_message(
             game, channel, message_id, "turn message edit", attachments=files, **final

@@ -231,10 +231,11 @@ def live_embed(
     """The embed of the live turn message: the turn so far, what the game waits for."""
     lang = settings["lang"]
     narrator = Narrator(state, lang, theme_of(settings))
-    phase_text = t(lang, f"phase.{state.phase}")
+    mover = int(info["seat"])
+    begins = t(lang, "turn.begins", name=narrator.player(mover), where=narrator.whereabouts(mover))
     embed = discord.Embed(
         title=title_of(state, info, lang),
-        description=log_text(lines, lang, phase_text),
+        description=log_text(lines, lang, begins),
         colour=EMBED_COLOUR,
     )
     if state.phase == "buy" and state.pending_buy is not None:

@@ -405,6 +405,11 @@ def embed_text(message: discord.Message | Any) -> str:
     return "\n".join(parts)
 
 
+def alt_text(message: discord.Message | Any) -> str:
+    """The alt text of a message's images (what a screen reader says; the picture's text)."""
+    return "\n".join(a.description or "" for a in message.attachments)
+
+
 def private_reply(result: InteractionResult) -> str:
     """The text only the clicking user saw (ephemeral response and follow-ups).
 

@@ -223,6 +223,7 @@ async def test_a_burst_of_bids_makes_one_edit_a_second(table: Table) -> None:
     await table.alice.click(turn, label=t("de", "button.roll"))
     await table.alice.click(table.message(turn.id), label=t("de", "button.decline"))
     auction = await table.auction_message(game)
+    await table.bot.core.publisher.coalescer.drain()  # the turn message's last edit
     table.bot.core.publisher.coalescer.interval = 30.0
     requests = table.env.backend.http_requests
     start = len(requests)

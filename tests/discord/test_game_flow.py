@@ -24,6 +24,7 @@ from tests.discord.helpers import (
     TURMSTRASSE,
     Table,
     buttons,
+    alt_text,
     embed_text,
     mortgage_from_menu,
     open_lobby,
@@ -55,15 +56,15 @@ async def test_a_started_game_shows_the_board_and_calls_the_first_player(table: 
     turn = await table.turn_message(game)
     assert turn.content == f"<@{table.alice.id}>"
     embed = turn.embeds[0]
-    assert embed.title == "Runde 1: alice ist am Zug"
-    assert embed.footer.text == "Würfeln · alice"
-    assert embed.image.url == "attachment://board.png"
-    assert "▶ **alice**: 1.500 € · LOS" in embed_text(turn)
+    assert embed.title == "Zug 1 · alice"
+    assert embed.footer.text == "▶ Würfeln · alice"
+    assert embed.image.url == "attachment://turn.png"
+    assert "alice" in alt_text(turn) and "1.500 €" in alt_text(turn)
     assert turn_actions(turn) == ["🎲 Würfeln"]
     assert set(MANAGE) <= set(buttons(turn))
 
     [attachment] = turn.attachments
-    assert attachment.filename == "board.png"
+    assert attachment.filename == "turn.png"
     png = await attachment.read()
     assert png.startswith(PNG_SIGNATURE)
     with Image.open(io.BytesIO(png)) as image:
@@ -87,7 +88,7 @@ async def test_rolling_shows_the_dice_on_the_turn_message(table: Table) -> None:
     square = state.board.squares[state.players[0].position]
     text = embed_text(table.message(turn.id))
     assert f"🎲 alice würfelt {first} + {second} = {first + second}" in text
-    assert f"alice zieht auf {square.name}" in text
+    assert f" → {square.name}" in text
     assert f"Kaufen ({square.price} €)" in turn_actions(table.message(turn.id))
     assert len(table.bot_messages()) == posted
 
@@ -108,7 +109,7 @@ async def test_buying_the_lot_one_landed_on(table: Table) -> None:
     turn = table.message(turn.id)
     text = embed_text(turn)
     assert "🏠 alice kauft Südbahnhof für 200 €" in text
-    assert "▶ **alice**: 1.300 € · Südbahnhof" in text
+    assert "1.300 €" in alt_text(turn)
     assert turn_actions(turn) == ["Zug beenden"]
     state = await table.state(game)
     assert state.owner[SUEDBAHNHOF] == 0
@@ -150,13 +151,15 @@ async def test_a_declined_lot_is_auctioned_among_several_bidders(table: Table) -
     await table.carol.click(auction, label="Passen")
 
     auction = table.message(auction.id)
-    assert auction.content == "🔨 alice ersteigert Südbahnhof für 75 €"
+    assert auction.content == "🔨 alice ersteigert Südbahnhof für 75 € · 3 Gebote"
     assert auction.embeds == []
     assert buttons(auction) == []
+    # The turn's log tells the auction in one line; the bids were on the auction message.
     text = embed_text(table.message(turn.id))
+    assert "🔨 alice ersteigert Südbahnhof für 75 € · 3 Gebote" in text
     for line in ("bob bietet 10 €", "carol bietet 25 €", "alice bietet 75 €", "bob passt"):
-        assert line in text
-    assert "▶ **alice**: 1.425 € · Südbahnhof" in text
+        assert line not in text
+    assert "1.425 €" in alt_text(table.message(turn.id))
     assert turn_actions(table.message(turn.id)) == ["Zug beenden"]
     state = await table.state(game)
     assert state.owner[SUEDBAHNHOF] == 0
@@ -190,10 +193,14 @@ async def test_ending_the_turn_posts_a_new_turn_message(table: Table) -> None:
     assert new.id != old.id
     assert new.id == table.channel.last_message.id
     assert new.content == f"<@{table.bob.id}>"
-    assert new.embeds[0].title == "Runde 2: bob ist am Zug"
+    assert new.embeds[0].title == "Zug 2 · bob"
     assert turn_actions(new) == ["🎲 Würfeln"]
-    assert [a.filename for a in new.attachments] == ["board.png"]
+    assert [a.filename for a in new.attachments] == ["turn.png"]
     assert buttons(table.message(old.id)) == []
+    # The finished message still tells Alice's turn, and only the live one says whose move.
+    finished = table.message(old.id).embeds[0]
+    assert finished.title == "Zug 1 · alice"
+    assert finished.footer.text is None
     state = await table.state(game)
     assert (state.current, state.turn, state.phase) == (1, 2, "roll")
 
@@ -210,7 +217,7 @@ async def test_leaving_jail_by_paying_bail(table: Table) -> None:
     normally."""
     game = await play_position(table, scenario([(table.alice, in_jail()), table.bob]))
     turn = await table.turn_message(game)
-    assert "alice**: 1.500 € · Gefängnis / Nur zu Besuch 🔒" in embed_text(turn)
+    assert turn.embeds[0].description == "alice ist am Zug · im Gefängnis"
     assert turn_actions(turn) == ["🎲 Würfeln", "Kaution zahlen (50 €)"]
 
     await table.alice.click(turn, label="Kaution zahlen (50 €)")
@@ -257,8 +264,8 @@ async def test_leaving_jail_by_throwing_doubles(table: Table) -> None:
 
     turn = table.message(turn.id)
     text = embed_text(turn)
-    assert "🎲 alice würfelt 3 + 3 = 6 – Pasch!" in text
-    assert "🔓 alice ist frei" in text
+    # One line: the throw, the doubles that free her and where they take her.
+    assert "🎲 alice würfelt 3 + 3 = 6 – Pasch! · 🔓 frei → Münchner Straße" in text
     assert turn_actions(turn) == ["Kaufen (180 €)", "Versteigern"]
     player = (await table.state(game)).players[0]
     assert (player.in_jail, player.position) == (False, MUENCHNER_STRASSE)
@@ -275,8 +282,7 @@ async def test_a_failed_throw_in_jail_keeps_one_inside(table: Table) -> None:
 
     turn = table.message(turn.id)
     text = embed_text(turn)
-    assert "🎲 alice würfelt 1 + 2 = 3" in text
-    assert "alice bleibt im Gefängnis" in text
+    assert "🎲 alice würfelt 1 + 2 = 3 · kein Pasch, bleibt im Gefängnis" in text
     assert turn_actions(turn) == ["Zug beenden"]
     player = (await table.state(game)).players[0]
     assert (player.in_jail, player.jail_turns, player.cash) == (True, 1, 1500)
@@ -303,7 +309,7 @@ async def test_the_third_failed_throw_pays_the_fine_and_moves(table: Table) -> N
     turn = table.message(turn.id)
     text = embed_text(turn)
     assert "alice zahlt 50 € Strafe und verlässt das Gefängnis" in text
-    assert "alice zieht auf Berliner Straße" in text
+    assert "➡️ alice zieht auf Berliner Straße" in text
     assert turn_actions(turn) == ["Kaufen (200 €)", "Versteigern"]
     player = (await table.state(game)).players[0]
     assert (player.in_jail, player.cash, player.position) == (False, 1450, BERLINER_STRASSE)
@@ -325,14 +331,14 @@ async def test_a_debt_is_paid_by_mortgaging_from_the_menu(table: Table) -> None:
         ),
     )
     turn = await table.turn_message(game)
-    assert turn.embeds[0].footer.text == "Schulden begleichen · alice"
+    assert turn.embeds[0].footer.text == "▶ Schulden begleichen · alice"
     assert turn_actions(turn) == []
 
     await mortgage_from_menu(table, table.alice, turn, "Schlossallee")
 
     turn = table.message(turn.id)
     text = embed_text(turn)
-    assert "🏦 alice beleiht Schlossallee" in text
+    assert "🏦 alice beleiht Schlossallee (200 €)" in text
     assert "alice zahlt 200 € Steuern" in text
     assert "✅ alice hat die Schuld beglichen" in text
     assert turn_actions(turn) == ["Zug beenden"]
@@ -367,8 +373,7 @@ async def test_bankruptcy_to_a_player(table: Table) -> None:
     turn = table.message(turn.id)
     text = embed_text(turn)
     assert "💥 alice ist bankrott" in text
-    assert "~~alice~~" in text
-    assert turn.embeds[0].footer.text == "Hypothek ablösen oder behalten · bob"
+    assert turn.embeds[0].footer.text == "▶ Hypothek ablösen oder behalten · bob"
     assert turn_actions(turn)[0] == "Hypothek behalten (10 %)"
     assert "Hypothek ablösen" in buttons(turn)
 
@@ -378,7 +383,7 @@ async def test_bankruptcy_to_a_player(table: Table) -> None:
     assert buttons(table.message(turn.id)) == []
     new = await table.turn_message(game)
     assert new.content == f"<@{table.bob.id}>"
-    assert new.embeds[0].title == "Runde 2: bob ist am Zug"
+    assert new.embeds[0].title == "Zug 2 · bob"
     assert turn_actions(new) == ["🎲 Würfeln"]
     state = await table.state(game)
     assert state.players[0].bankrupt
@@ -408,7 +413,7 @@ async def test_bankruptcy_to_the_bank_auctions_the_lots(table: Table) -> None:
     assert "bob, carol" in embed_text(first)
     await table.bob.click(first, label="+10")
     await table.carol.click(first, label="Passen")
-    assert table.message(first.id).content == "🔨 bob ersteigert Badstraße für 10 €"
+    assert table.message(first.id).content == "🔨 bob ersteigert Badstraße für 10 € · 1 Gebot"
     assert buttons(table.message(first.id)) == []
 
     second = await table.auction_message(game)
@@ -416,11 +421,11 @@ async def test_bankruptcy_to_the_bank_auctions_the_lots(table: Table) -> None:
     assert second.embeds[0].title == "Versteigerung: Turmstraße"
     await table.carol.click(second, label="+1")
     await table.bob.click(second, label="Passen")
-    assert table.message(second.id).content == "🔨 carol ersteigert Turmstraße für 1 €"
+    assert table.message(second.id).content == "🔨 carol ersteigert Turmstraße für 1 € · 1 Gebot"
 
     new = await table.turn_message(game)
     assert new.id == table.channel.last_message.id
-    assert new.embeds[0].title == "Runde 2: bob ist am Zug"
+    assert new.embeds[0].title == "Zug 2 · bob"
     state = await table.state(game)
     assert (state.owner[BADSTRASSE], state.owner[TURMSTRASSE]) == (1, 2)
     assert not state.mortgaged[TURMSTRASSE]
@@ -456,7 +461,8 @@ async def test_the_last_player_standing_wins(table: Table) -> None:
     assert final.embeds[1].title == f"📈 Rückblick auf Spiel #{game}"
     assert buttons(final) == []
     old = table.message(turn.id)
-    assert old.embeds[0].title == "Das Spiel ist vorbei"
+    assert old.embeds[0].title == "Zug 1 · alice"  # the last turn keeps its own title
+    assert "🏆 bob gewinnt!" in old.embeds[0].description
     assert buttons(old) == []
     state = await table.state(game)
     assert (state.phase, state.winner, state.end_reason) == ("over", 1, "last_player")
@@ -536,7 +542,6 @@ async def test_the_host_kicks_a_player(table: Table) -> None:
 
     text = embed_text(table.message(turn.id))
     assert "carol wurde aus dem Spiel entfernt" in text
-    assert "~~carol~~" in text
     auction = await table.auction_message(game)
     assert auction.embeds[0].title == "Versteigerung: Badstraße"
     assert "alice, bob" in embed_text(auction)
@@ -608,7 +613,7 @@ async def test_a_fast_game_played_turn_by_turn_to_its_end(table: Table) -> None:
     await table.alice.click(turn, label="Kaufen (200 €)")
     await table.alice.click(turn, label="Zug beenden")
     turn = await table.turn_message(game)
-    assert turn.embeds[0].title == "Runde 2: bob ist am Zug"
+    assert turn.embeds[0].title == "Zug 2 · bob"
     await table.bob.click(turn, label="🎲 Würfeln")
     await table.bob.click(turn, label="Bankrott erklären")
 

@@ -151,7 +151,7 @@ async def test_the_history_lists_finished_games_newest_first(table: Table) -> No
     assert title(listed) == t("de", "history.title", page=1, pages=1, count=2)
     newest, older = list_lines(listed)
     assert newest.startswith(f"`#{game}` MONOPOLY · alice, bob · 🏆 alice · ")
-    assert " Runde · <t:" in newest  # Bob gave up in the first turn
+    assert " 1 Zug · <t:" in newest  # Bob gave up in the first turn
     assert older.startswith(f"`#{cards}` Kartenspiel · carol, dave · 🏆 ")
     assert " Runden · <t:" in older
     assert states(listed) == {"◀": True, "▶": True}
@@ -211,7 +211,7 @@ async def test_an_abandoned_game_is_listed_without_a_winner(table: Table) -> Non
 
     listed = answer(await table.bob.slash(table.channel, "monopoly history"))
     (line,) = list_lines(listed)
-    assert line.startswith(f"`#{game}` MONOPOLY · alice, bob · abgebrochen · 1 Runde · ")
+    assert line.startswith(f"`#{game}` MONOPOLY · alice, bob · abgebrochen · 1 Zug · ")
     chosen = await table.bob.select(listed, [str(game)], custom_id=select_of(listed)["custom_id"])
     recap = only(chosen)
     viewer = only(await table.bob.click(recap, label=REPLAY))

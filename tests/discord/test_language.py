@@ -30,9 +30,10 @@ async def test_a_german_game_speaks_german(table: Table) -> None:
     game = await start_game(table, table.alice, table.bob, language="de")
 
     turn = await table.turn_message(game)
-    assert turn.embeds[0].title == "Runde 1: alice ist am Zug"
-    assert turn.embeds[0].footer.text == "Würfeln · alice"
-    assert "▶ **alice**: 1.500 € · LOS" in embed_text(turn)
+    assert turn.embeds[0].title == "Zug 1 · alice"
+    assert turn.embeds[0].footer.text == "▶ Würfeln · alice"
+    assert turn.embeds[0].description == "alice ist am Zug · LOS"
+    assert "alice: 1.500 €" in turn.attachments[0].description
     assert turn_actions(turn) == ["🎲 Würfeln"]
     assert {"Bauen & Hypotheken", "Handeln", "Aufgeben"} <= set(buttons(turn))
 
@@ -43,9 +44,9 @@ async def test_an_english_game_speaks_english(table: Table) -> None:
     game = await start_game(table, table.alice, table.bob, language="en")
 
     turn = await table.turn_message(game)
-    assert turn.embeds[0].title == "Turn 1: alice to play"
-    assert turn.embeds[0].footer.text == "Roll · alice"
-    assert "▶ **alice**: €1,500 · LOS" in embed_text(turn)
+    assert turn.embeds[0].title == "Turn 1 · alice"
+    assert turn.embeds[0].footer.text == "▶ Roll · alice"
+    assert "alice: €1,500" in turn.attachments[0].description
     assert turn_actions(turn) == ["🎲 Roll"]
     assert {"Build & mortgage", "Trade", "Give up"} <= set(buttons(turn))
 
@@ -62,7 +63,7 @@ async def test_an_english_player_is_refused_in_english_in_a_german_game(table: T
 
     assert private_reply(refused) == "It is not your turn."
     assert private_reply(status).splitlines()[:2] == ["Cash: €1,500", "Square: LOS"]
-    assert table.message(turn.id).embeds[0].title == "Runde 1: alice ist am Zug"
+    assert table.message(turn.id).embeds[0].title == "Zug 1 · alice"
 
 
 async def test_a_german_player_is_refused_in_german_in_an_english_game(table: Table) -> None:
@@ -76,7 +77,7 @@ async def test_a_german_player_is_refused_in_german_in_an_english_game(table: Ta
 
     assert private_reply(refused) == "Du bist nicht am Zug."
     assert private_reply(status).splitlines()[:2] == ["Bargeld: 1.500 €", "Feld: LOS"]
-    assert table.message(turn.id).embeds[0].title == "Turn 1: alice to play"
+    assert table.message(turn.id).embeds[0].title == "Turn 1 · alice"
 
 
 @pytest.mark.parametrize(

@@ -46,13 +46,12 @@ async def test_the_turn_message_works_after_a_restart(table: Table, database: Pa
     await table.alice.click(turn, label="🎲 Würfeln")
     assert await table.state_json(game) == expected.to_json()
     text = embed_text(table.message(turn.id))
-    assert "🎲 alice würfelt 1 + 2 = 3" in text
-    assert "alice bleibt im Gefängnis" in text
+    assert "🎲 alice würfelt 1 + 2 = 3 · kein Pasch, bleibt im Gefängnis" in text
 
     await table.alice.click(turn, label="Zug beenden")
     new = await table.turn_message(game)
     assert new.id != turn.id
-    assert new.embeds[0].title == "Runde 2: bob ist am Zug"
+    assert new.embeds[0].title == "Zug 2 · bob"
     assert buttons(table.message(turn.id)) == []
 
 
@@ -89,7 +88,7 @@ async def test_an_auction_goes_on_after_a_restart(table: Table, database: Path) 
     await table.alice.click(auction, label="Passen")
     await table.bob.click(auction, label="Passen")
 
-    assert table.message(auction.id).content == "🔨 carol ersteigert Südbahnhof für 30 €"
+    assert table.message(auction.id).content == "🔨 carol ersteigert Südbahnhof für 30 € · 2 Gebote"
     assert buttons(table.message(auction.id)) == []
     assert (await table.state(game)).owner[SUEDBAHNHOF] == 2
 

@@ -474,8 +474,8 @@ async def test_build_evenly_with_plus_and_minus(table: Table) -> None:
     assert state.players[0].cash == 2000 - 3 * 200 + 100
     assert state.bank_houses == 30
     log = text(await table.turn_message(game))
-    assert "🏗️ Anna baut auf Parkstraße" in log
-    assert "Anna verkauft ein Gebäude auf Parkstraße" in log
+    assert "🏗️ Anna baut ein Haus auf Parkstraße (200 €)" in log
+    assert "Anna verkauft ein Haus auf Parkstraße (100 €)" in log
 
 
 async def test_mortgage_and_lift(table: Table) -> None:

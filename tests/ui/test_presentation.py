@@ -13,7 +13,7 @@ from bot.engine.scenario import SCENARIO_FORMAT, run
 from bot.store import StaleAction
 from cogs.ui.auction import auction_message
 from cogs.ui.lobby import lobby_message
-from cogs.ui.turn import turn_embed, turn_view
+from cogs.ui.turn import finished_embed, live_embed, turn_info, turn_view
 from cogs.ui.widgets import explain
 
 
@@ -57,11 +57,27 @@ def test_every_button_carries_the_state_it_was_drawn_for() -> None:
 
 
 def test_the_turn_embed_tells_whose_move_it_is() -> None:
-    """Title with the turn and the player, the players' cash in the board's currency."""
+    """The live message: title with the turn and the player, whose move it is in the footer;
+    without its picture the players' cash in the board's currency is text."""
     state = _state()
-    embed = turn_embed(state, _settings(), ["alice würfelt"])
-    assert "alice" in (embed.title or "")
-    assert "1.500 €" in embed.fields[0].value
+    info = turn_info(state, _settings())
+    embed = live_embed(state, _settings(), ["alice würfelt"], info)
+    assert embed.title == "Zug 1 · alice"
+    assert embed.footer.text == "▶ Würfeln · alice"
+    assert embed.image.url == "attachment://turn.png"
+    bare = live_embed(state, _settings(), ["alice würfelt"], info, image=False)
+    assert "1.500 €" in bare.fields[0].value
+    assert bare.image.url is None
+
+
+def test_a_finished_turn_keeps_its_title_and_says_no_more_whose_move_it_is() -> None:
+    """A finished turn's message: its own title and log, no footer, no ▶."""
+    state = _state()
+    info = turn_info(state, _settings())
+    embed = finished_embed(state, _settings(), ["alice würfelt"], info)
+    assert embed.title == "Zug 1 · alice"
+    assert embed.description == "alice würfelt"
+    assert embed.footer.text is None
 
 
 def test_an_auction_message_in_english() -> None:
