@@ -10,7 +10,8 @@ import discord
 from bot.engine.auctions import is_sealed
 from bot.engine.state import GameState
 from bot.i18n import t
-from cogs.ui.ids import GameButton
+from cogs.ui.deeds import lot_facts
+from cogs.ui.ids import GameButton, clip
 from cogs.ui.text import Narrator, mentions, theme_of
 
 AUCTION_STEPS = (1, 10, 50, 100)
@@ -36,11 +37,10 @@ def _sealed_auction_message(
     waiting = [b for b in auction["bidders"] if b not in auction["passed"] and b not in submitted]
     embed.add_field(
         name=t(lang, "auction.submitted"),
-        value=", ".join(narrator.player(b) for b in submitted) or "–",
+        value=clip(", ".join(narrator.player(b) for b in submitted) or "–", 1024),
     )
-    embed.add_field(
-        name=t(lang, "auction.bidders"), value=", ".join(narrator.player(b) for b in waiting) or "–"
-    )
+    embed.add_field(name=t(lang, "auction.bidders"), value=_bidders(narrator, waiting))
+    _lot_field(embed, state, settings, narrator)
     if settings.get("auction_closes_at"):
         embed.add_field(
             name=t(lang, "auction.closes"), value=f"<t:{settings['auction_closes_at']}:R>"
@@ -64,6 +64,7 @@ def _sealed_auction_message(
             style=discord.ButtonStyle.danger,
         )
     )
+    _deed_button(view, game_id, state, lang)
     return {"content": mentions(state, waiting) or None, "embed": embed, "view": view}
 
 
@@ -90,10 +91,8 @@ def auction_message(game_id: int, state: GameState, settings: dict[str, Any]) ->
             name=narrator.player(auction["leader"]),
         )
     still_in = [b for b in auction["bidders"] if b not in auction["passed"]]
-    embed.add_field(
-        name=t(lang, "auction.bidders"),
-        value=", ".join(narrator.player(b) for b in still_in) or "–",
-    )
+    embed.add_field(name=t(lang, "auction.bidders"), value=_bidders(narrator, still_in))
+    _lot_field(embed, state, settings, narrator)
     if settings.get("auction_closes_at"):
         embed.add_field(
             name=t(lang, "auction.closes"), value=f"<t:{settings['auction_closes_at']}:R>"
@@ -124,4 +123,39 @@ def auction_message(game_id: int, state: GameState, settings: dict[str, Any]) ->
             row=1,
         )
     )
+    _deed_button(view, game_id, state, lang, row=1)
     return {"content": None, "embed": embed, "view": view}
+
+
+def _bidders(narrator: Narrator, seats: list[int]) -> str:
+    """The bidders with their cash: what each could bid at most."""
+    shown = [
+        f"{narrator.player(s)} ({narrator.money(narrator.state.players[s].cash)})" for s in seats
+    ]
+    return clip(", ".join(shown) or "–", 1024)
+
+
+def _lot_field(
+    embed: discord.Embed, state: GameState, settings: dict[str, Any], narrator: Narrator
+) -> None:
+    """The auctioned lot's facts: list price, rents, who owns its group."""
+    auction = state.auction
+    if auction is None or auction.get("kind") != "lot":
+        return
+    square = auction["square"]
+    embed.add_field(
+        name=clip("🏷️ " + narrator.square(square), 256),
+        value=clip(lot_facts(state, settings, square, narrator.lang), 1024),
+        inline=False,
+    )
+
+
+def _deed_button(
+    view: discord.ui.View, game_id: int, state: GameState, lang: str, *, row: int | None = None
+) -> None:
+    """The auctioned lot's title deed, one click away."""
+    auction = state.auction
+    if auction is not None and auction.get("kind") == "lot":
+        square = str(auction["square"])
+        label = t(lang, "button.deed")
+        view.add_item(GameButton(game_id, state.seq, "deed", square, label=label, row=row))

@@ -420,8 +420,9 @@ async def test_a_sealed_bid_auction_with_three_players(table: Table) -> None:
     assert private_reply(mine) == t("de", "auction.sealed_confirm", amount="80 €")
     await submit_sealed(table.alice, await table.auction_message(game), "60 €")
     shown = embed_text(await table.auction_message(game))
-    assert "alice, bob" in shown and "80 €" not in shown  # who has bid, never how much
-    assert not any("80 €" in embed_text(m) for m in table.bot_messages())
+    # Who has bid, never how much (" 80 €": the Turmstraße's rents include "180 €").
+    assert "alice, bob" in shown and " 80 €" not in shown
+    assert not any(" 80 €" in embed_text(m) for m in table.bot_messages())
 
     too_much = await submit_sealed(table.carol, await table.auction_message(game), "5000")
     assert "1.500 €" in private_reply(too_much)  # above her cash: refused, nothing changes

@@ -41,7 +41,7 @@ from tests.discord.helpers import (
 pytest_plugins = ["tests.discord.helpers"]
 
 MANAGE = ["Bauen & Hypotheken", "Handeln", "Aufgeben"]
-AUCTION_BUTTONS = ["+1", "+10", "+50", "+100", "Bieten …", "Passen"]
+AUCTION_BUTTONS = ["+1", "+10", "+50", "+100", "Bieten …", "Passen", "📜 Urkunde"]
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -132,7 +132,8 @@ async def test_a_declined_lot_is_auctioned_among_several_bidders(table: Table) -
     assert auction.id == table.channel.last_message.id
     assert auction.embeds[0].title == "Versteigerung: Südbahnhof"
     assert "Noch kein Gebot. Mindestgebot 1 €." in embed_text(auction)
-    assert "alice, bob, carol" in embed_text(auction)
+    assert "alice (1.500 €), bob (1.500 €), carol (1.500 €)" in embed_text(auction)
+    assert "Preis 200 €" in embed_text(auction)  # the list price, and the rents below
     assert buttons(auction) == AUCTION_BUTTONS
     assert "alice kauft Südbahnhof nicht – Versteigerung!" in embed_text(table.message(turn.id))
     assert turn_actions(table.message(turn.id)) == []
@@ -410,7 +411,7 @@ async def test_bankruptcy_to_the_bank_auctions_the_lots(table: Table) -> None:
     assert "💥 alice ist bankrott" in embed_text(table.message(turn.id))
     first = await table.auction_message(game)
     assert first.embeds[0].title == "Versteigerung: Badstraße"
-    assert "bob, carol" in embed_text(first)
+    assert "bob (1.500 €), carol (1.500 €)" in embed_text(first)
     await table.bob.click(first, label="+10")
     await table.carol.click(first, label="Passen")
     assert table.message(first.id).content == "🔨 bob ersteigert Badstraße für 10 € · 1 Gebot"
@@ -544,7 +545,7 @@ async def test_the_host_kicks_a_player(table: Table) -> None:
     assert "carol wurde aus dem Spiel entfernt" in text
     auction = await table.auction_message(game)
     assert auction.embeds[0].title == "Versteigerung: Badstraße"
-    assert "alice, bob" in embed_text(auction)
+    assert "alice (1.500 €), bob (1.500 €)" in embed_text(auction)
     state = await table.state(game)
     assert state.players[2].bankrupt
     assert state.owner[BADSTRASSE] == -1
