@@ -85,7 +85,6 @@ def image_key(state: GameState, settings: dict[str, Any], info: dict[str, Any]) 
         state.owner,
         state.houses,
         state.mortgaged,
-        state.current,
         settings.get("lang"),
         settings.get("theme"),
         settings.get("theme_data"),
