@@ -155,7 +155,7 @@ async def measure(turns: int) -> dict[str, Any]:
                     break
                 message, label, kind = found
                 member = _clicker(state, kind, by_id)
-                await asyncio.sleep(PACE)
+                await env.advance_time(PACE)  # the clock the bot reads (simcord: virtual)
                 stamps.clear()
                 start = time.perf_counter()
                 await member.click(message, label=label)
