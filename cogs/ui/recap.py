@@ -396,4 +396,7 @@ async def recap_message(
     filename = f"recap-{game_id}.png"
     embed = discord.Embed(title=title, description=description, colour=RECAP_COLOUR)
     embed.set_image(url=f"attachment://{filename}")
-    return {"embed": embed, "file": discord.File(io.BytesIO(png), filename=filename)}
+    # The alt text: the chart's title and the embed's own words (the moments, the ends).
+    alt = clip(f"{title}. {description}".replace("**", ""), 1024)
+    file = discord.File(io.BytesIO(png), filename=filename, description=alt)
+    return {"embed": embed, "file": file}
