@@ -142,7 +142,13 @@ def history_message(
             )
         )
     embed = discord.Embed(
-        title=t(lang, "history.title", page=page, pages=pages, count=total),
+        title=t(
+            lang,
+            "history.title.one" if total == 1 else "history.title",
+            page=page,
+            pages=pages,
+            count=total,
+        ),
         description="\n".join(lines),
         colour=HISTORY_COLOUR,
     )

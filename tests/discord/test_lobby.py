@@ -298,5 +298,5 @@ async def test_the_open_games_of_the_server(table: Table) -> None:
     assert lines[0] == "🎲 **Offene Spiele auf diesem Server** (2)"
     assert lines[1].startswith(f"• <#{thread.id}> – MONOPOLY, Zug 1: wartet auf alice")
     assert (
-        lines[2] == f"• <#{table.channel.id}> – MONOPOLY: Warteraum, 1 Spieler warten auf den Start"
+        lines[2] == f"• <#{table.channel.id}> – MONOPOLY: Warteraum, 1 Spieler wartet auf den Start"
     )
