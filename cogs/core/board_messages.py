@@ -377,6 +377,34 @@ async def take_buttons_off(
     return not pending
 
 
+async def close_message(
+    pub: Publisher,
+    row: GameRow,
+    settings: dict[str, Any],
+    channel: Any,
+    message_id: int,
+    what: str,
+    **payload: Any,
+) -> None:
+    """Show how an auction or offer ended and take its buttons off, through the coalescer
+    (an edit of its last bid put off until now must not bring the buttons back); if
+    Discord refuses, the message is remembered (``unbutton``) and tried again."""
+    game = row.id
+
+    async def run(deferred: bool) -> bool:
+        if await pub.edit(game, channel, message_id, what, view=None, **payload):
+            return True
+        if deferred:
+            await pub.core.service.edit_settings(
+                game, lambda _, target: remember_unbutton(target, message_id)
+            )
+        else:
+            remember_unbutton(settings, message_id)
+        return False
+
+    await pub.edit_later(message_id, run)
+
+
 def remember_unbutton(settings: dict[str, Any], message_id: int) -> None:
     """Note that ``message_id``'s buttons must still come off (an edit failed)."""
     settings[UNBUTTON] = {**settings.get(UNBUTTON, {}), str(message_id): None}
@@ -401,11 +429,9 @@ async def _auction(
         narrator = Narrator(state, settings["lang"], theme_of(settings))
         told = [e for e in events if e["type"] in ("bid", "auction_won", "auction_unsold")]
         text = "\n".join(narrator.lines(told, bids=bids)) or t(settings["lang"], "auction.closed")
-        closed_ok = await pub.edit(
-            game, channel, message_id, "auction close", content=text, embed=None, view=None
+        await close_message(
+            pub, row, settings, channel, message_id, "auction close", content=text, embed=None
         )
-        if not closed_ok:
-            remember_unbutton(settings, message_id)
         settings.pop("auction_message", None)
         settings.pop("auction_seq", None)
         await pub.core.planner.auction_closed(game, settings)
@@ -505,8 +531,7 @@ async def _close_offers(
             continue
         status = _trade_status(events, int(key))
         text = t(lang, f"trade.status.{status}")
-        if not await pub.edit(row.id, channel, message_id, "offer close", content=text, view=None):
-            remember_unbutton(settings, message_id)
+        await close_message(pub, row, settings, channel, message_id, "offer close", content=text)
         del messages[key]
     if "trade_messages" in settings:
         settings["trade_messages"] = messages
@@ -523,10 +548,9 @@ async def _close_offers(
             elif event["type"] == "lots_declined":
                 status = "withdrawn" if event["player"] == debtor else "declined"
         text = t(lang, f"trade.status.{status}")
-        if not await pub.edit(
-            row.id, channel, message_id, "lot offer close", content=text, view=None
-        ):
-            remember_unbutton(settings, message_id)
+        await close_message(
+            pub, row, settings, channel, message_id, "lot offer close", content=text
+        )
         settings.pop("lot_offer_message", None)
 
 
