@@ -256,10 +256,13 @@ def played_states(seed: int, actions: int) -> Iterator[GameState]:
         apply_board_action(state, action)
 
 
-def draw_board_game(drawn: Drawn, name: str, state: GameState, lang: str) -> None:
+def draw_board_game(drawn: Drawn, name: str, state: GameState, lang: str, **extra: Any) -> None:
     """Everything the UI shows of a board-game position: turn message, auction, offers,
-    lot offer, the private menus of every seat and the forms they open."""
-    settings = settings_for(state, lang, trade_closes={}, deadline_at=1, ends_at=2)
+    lot offer, the private menus of every seat and the forms they open (``extra``: more
+    settings, such as a theme; tests/test_discord_limits.py)."""
+    settings = settings_for(
+        state, lang, **{"trade_closes": {}, "deadline_at": 1, "ends_at": 2, **extra}
+    )
     drawn.add(f"{name}: turn", turn_view(GAME_ID, state, settings))
     if state.auction is not None:
         drawn.add(f"{name}: auction", auction_message(GAME_ID, state, settings))
@@ -296,9 +299,14 @@ def draw_board_game(drawn: Drawn, name: str, state: GameState, lang: str) -> Non
 # -- positions of the card game -------------------------------------------------------
 
 
-def draw_card_game(drawn: Drawn, players: int, seed: int, lang: str) -> None:
-    """A whole card game of the simple player: the table and every hand at every step."""
+def draw_card_game(
+    drawn: Drawn, players: int, seed: int, lang: str, *, names: tuple[str, ...] = ()
+) -> None:
+    """A whole card game of the simple player: the table and every hand at every step
+    (``names``: the players' names, else the defaults; tests/test_discord_limits.py)."""
     state = card_game(players, seed)
+    for player, name in zip(state.players, names, strict=False):
+        player.name = name
     player = SimpleCardPlayer()
     for _ in range(1000):
         settings = settings_for(state, lang, card_lines=[], deadline_at=1)
@@ -345,8 +353,8 @@ def draw_lobbies_and_forms(drawn: Drawn, lang: str) -> None:
         }
         drawn.add(f"lobby of {kind}", lobby_message(GAME_ID, settings))
         drawn.add("house rules", house_rules_panel(GAME_ID, settings, lang))
-    drawn.add("form", BidForm(GAME_ID, 12, lang))
-    drawn.add("form", BidForm(GAME_ID, 12, lang, sealed=True))
+    drawn.add("form", BidForm(GAME_ID, 12, lang, auction="39-4711"))
+    drawn.add("form", BidForm(GAME_ID, 12, lang, auction="39-4711", sealed=True))
     drawn.add("form", CashForm(GAME_ID, 3, lang, "Ben", 100, 0))
     drawn.add("form", LotValueForm(GAME_ID, 3, lang, 250))
     for group in range(len(AMOUNTS)):

@@ -34,6 +34,9 @@ GAME, LOBBY, PANEL, FORM = "game", "lobby", "panel", "form"
 LABEL_MAX = 80
 OPTION_MAX = 100
 PLACEHOLDER_MAX = 150
+#: Discord's limits of a form: characters of its title and of a field's label.
+TITLE_MAX = 45
+LABEL_TEXT_MAX = 45
 
 
 @dataclass(frozen=True)
@@ -267,15 +270,18 @@ class Form(discord.ui.Modal):
         seq: int | None = None,
         arg: str | None = None,
     ) -> None:
-        custom = f"f:{game}:{action}:{'n' if seq is None else seq}"
-        super().__init__(title=clip(title, 45), custom_id=custom + (f":{arg}" if arg else ""))
+        custom = f"f:{game}:{action}:{'n' if seq is None else seq}" + (f":{arg}" if arg else "")
+        super().__init__(title=clip(title, TITLE_MAX), custom_id=custom)
 
     def add_field(self, field_id: str, label: str, **options: Any) -> discord.ui.TextInput:
-        """Add a text field named ``field_id`` (labels are cut to Discord's 45 characters)."""
-        text: discord.ui.TextInput = discord.ui.TextInput(
-            custom_id=field_id, label=clip(label, 45), **options
-        )
-        self.add_item(text)
+        """Add a text field named ``field_id`` under ``label`` (cut to Discord's 45 characters).
+
+        The field sits in a Label (component type 18), not in an action row: Discord has
+        deprecated action rows in modals. Its submitted value comes back inside the label
+        (``_typed`` reads both shapes).
+        """
+        text: discord.ui.TextInput = discord.ui.TextInput(custom_id=field_id, **options)
+        self.add_item(discord.ui.Label(text=clip(label, LABEL_TEXT_MAX), component=text))
         return text
 
 

@@ -13,7 +13,7 @@ from bot.i18n import money, t
 from bot.stats import PlayerRecord, Standing
 from bot.store import GameRow
 from bot.store.kinds import waiting_for as any_waiting_for
-from cogs.ui.text import Narrator, theme_of
+from cogs.ui.text import Narrator, fit_lines, theme_of
 from cogs.ui.turn import EMBED_COLOUR, wealth_table
 from cogs.ui.widgets import group_name
 
@@ -125,7 +125,8 @@ def games_text(rows: list[GameRow], lang: str) -> str:
         state = row.state
         if state is None:
             count = len(settings.get("players", []))
-            lines.append(t(lang, "games.lobby", where=where, kind=kind, count=count))
+            key = "games.lobby.one" if count == 1 else "games.lobby"
+            lines.append(t(lang, key, where=where, kind=kind, count=count))
             continue
         waiting = ", ".join(state.players[s].name for s in any_waiting_for(state)) or "–"
         since = f"<t:{int(row.updated_at.timestamp())}:R>"
@@ -168,7 +169,9 @@ def digest_embed(row: GameRow) -> discord.Embed:
     narrator = Narrator(state, lang, theme_of(settings))
     embed = discord.Embed(title=t(lang, "digest.title", turn=state.turn), colour=EMBED_COLOUR)
     embed.add_field(
-        name=t(lang, "digest.standings"), value=wealth_table(state, settings), inline=False
+        name=t(lang, "digest.standings"),
+        value=fit_lines(wealth_table(state, settings).splitlines(), lang),
+        inline=False,
     )
     waiting = ", ".join(narrator.player(s) for s in waiting_for(state)) or "–"
     embed.add_field(

@@ -18,7 +18,7 @@ from bot.i18n import t
 from cogs.ui.drafts import Draft
 from cogs.ui.ids import PanelButton, PanelSelect, clip
 from cogs.ui.picker import LotPicker, Side
-from cogs.ui.text import Narrator, theme_of
+from cogs.ui.text import Narrator, fit_lines, theme_of
 from cogs.ui.widgets import explain, group_name, lot_option
 
 #: Draft kinds of the mortgage menu and of the per-lot lifting.
@@ -208,11 +208,11 @@ def mortgage_panel(
     embed.description = "\n".join(notes)
     embed.add_field(
         name=t(lang, "manage.chosen_mortgage", amount=narrator.money(receive)),
-        value="\n".join(f"• {narrator.square(s)}" for s in sorted(draft.mortgage)) or "–",
+        value=fit_lines([f"• {narrator.square(s)}" for s in sorted(draft.mortgage)], lang),
     )
     embed.add_field(
         name=t(lang, "manage.chosen_lift", amount=narrator.money(pay)),
-        value="\n".join(f"• {narrator.square(s)}" for s in sorted(draft.lift)) or "–",
+        value=fit_lines([f"• {narrator.square(s)}" for s in sorted(draft.lift)], lang),
     )
     embed.set_footer(text=t(lang, "manage.cash", cash=narrator.money(state.players[seat].cash)))
     view = discord.ui.View(timeout=None)
@@ -311,11 +311,11 @@ def lift_panel(
     embed.description = t(lang, "lift.intro")
     embed.add_field(
         name=t(lang, "lift.lift", amount=narrator.money(cost)),
-        value="\n".join(f"• {narrator.square(s)}" for s in sorted(draft.lift)) or "–",
+        value=fit_lines([f"• {narrator.square(s)}" for s in sorted(draft.lift)], lang),
     )
     embed.add_field(
         name=t(lang, "lift.keep", amount=narrator.money(interest)),
-        value="\n".join(f"• {narrator.square(s)}" for s in keep) or "–",
+        value=fit_lines([f"• {narrator.square(s)}" for s in keep], lang),
     )
     embed.set_footer(text=t(lang, "manage.cash", cash=narrator.money(state.players[seat].cash)))
     view = discord.ui.View(timeout=None)

@@ -19,7 +19,7 @@ from bot.engine.legal import may_offer_lots
 from bot.engine.state import GameState
 from bot.i18n import t
 from cogs.ui.ids import GameButton
-from cogs.ui.text import Narrator, mentions, theme_of
+from cogs.ui.text import Narrator, fit_lines, mentions, theme_of
 
 OFFER_COLOUR = 0x1565C0
 
@@ -54,7 +54,8 @@ def side_lines(narrator: Narrator, side: dict[str, Any]) -> str:
         lines.append(f"• {narrator.money(side['cash'])}")
     for deck in side.get("jail_cards", []):
         lines.append("• " + t(lang, "trade.jail_card", deck=t(lang, f"deck.{deck}")))
-    return "\n".join(lines) or "–"
+    # A field's value: 28 lots of a theme's 40-character names would not fit.
+    return fit_lines(lines, lang)
 
 
 def trade_fingerprint(state: GameState, trade: dict[str, Any]) -> str:

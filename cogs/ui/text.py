@@ -43,6 +43,25 @@ def theme_of(settings: dict[str, Any]) -> Theme | None:
     return load_theme(theme) if theme else None
 
 
+#: Discord's limit for the value of an embed's field.
+FIELD_MAX = 1024
+
+
+def fit_lines(lines: list[str], lang: str, limit: int = FIELD_MAX, empty: str = "–") -> str:
+    """``lines`` one a line, as many as fit in ``limit`` characters (by default a field's
+    value: Discord refuses the whole message for one longer field); the lines left out are
+    counted in a last line ("… und 12 weitere"). ``empty`` stands for no lines at all, as
+    Discord refuses an empty field, too."""
+    if not lines:
+        return empty
+    text = "\n".join(lines)
+    kept = len(lines)
+    while len(text) > limit and kept > 0:
+        kept -= 1
+        text = "\n".join([*lines[:kept], t(lang, "list.more", count=len(lines) - kept)])
+    return text[:limit]
+
+
 def mention(player_id: str | int, name: str) -> str:
     """How the bot calls a player: a Discord mention, or the name of a computer player."""
     text = str(player_id)
