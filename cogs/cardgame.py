@@ -46,9 +46,13 @@ class CardGameCog(FeatureCog, name="CardGame"):
     """The card game's private hand and its actions."""
 
     async def open_hand(self, click: Click) -> None:
-        """ "My hand": the clicking player's hand, privately."""
+        """ "My hand": the clicking player's hand, privately, as its grouped picture at once
+        (the same message every action then edits)."""
         state, seat = _cards(click)
-        await click.reply(**hand_message(click.game, state, seat, click.lang))
+        await click.reply(
+            **hand_message(click.game, state, seat, click.lang),
+            file=await hand_file(state, seat, click.lang),
+        )
 
     async def _act(self, click: Click, action: dict[str, Any]) -> None:
         """Apply the player's card action; show their hand again (the table follows)."""
@@ -64,9 +68,11 @@ class CardGameCog(FeatureCog, name="CardGame"):
         notes = []
         for event in visible_events(result.events, seat):
             if event["type"] == "drew" and event.get("card"):
-                notes.append(t(lang, "cards.you_drew", card=card_name(state, event["card"])))
+                card = card_name(state, event["card"], lang)
+                notes.append(t(lang, "cards.you_drew", card=card))
             if event["type"] == "bonus_revealed" and event.get("cards"):
-                notes.append(t(lang, "cards.your_bonus", cards=cards_text(state, event["cards"])))
+                cards = cards_text(state, event["cards"], lang)
+                notes.append(t(lang, "cards.your_bonus", cards=cards))
         if state.phase == "over" or seat not in waiting_for(state) and state.current != seat:
             text = "\n".join(notes) or t(lang, "manage.done")
             await click.edit(content=text, embed=None, view=None, attachments=[])

@@ -8,6 +8,11 @@ board's style: the same bundled fonts, palette and street-group colours, text fi
 with :func:`render.text.fit_text`. The card kinds' colours and the texts of the card
 game live in ``render/data/cards.json``.
 
+Every image the bot posts is drawn :data:`DRAWN_WIDTH` (800) pixels wide for a phone
+that shows it about :data:`DISPLAY_WIDTH` (400) wide, so no text is smaller than
+:data:`TEXT_MIN` (18 px drawn, 9 px shown); :func:`table_fonts`, :func:`hand_fonts` and
+:func:`layout_fonts` report the smallest size of each kind of text an image uses.
+
 - :func:`render_card` - one card as a Pillow image (cached per card, size and theme).
 - :func:`render_hand` - a player's hand, grouped by colour group, with the suggested
   lay-out marked (private, for the "My hand" message).
@@ -15,19 +20,24 @@ game live in ``render/data/cards.json``.
   tokens, the bonus cards, the value per row and the total (numbers from
   :func:`bot.cardgame.layout.score_layout`; see :func:`layout_summary`).
 - :func:`render_round_result` - one player's scored lay-out of the last round.
-- :func:`render_table` - the public table: every face-up pile fanned from bottom to
-  top, the stock face down with its count, whose turn, scores and the target. Only
-  :func:`bot.cardgame.view.table_view` is read, so no hand can leak into it.
+- :func:`render_table` - the public table: a row per face-up pile (each card's band,
+  bottom to top, left to right) under its player's name, score and hand size; whose
+  turn, the stock and the target above. Only :func:`bot.cardgame.view.table_view` is
+  read, so no hand can leak into it.
+- :func:`describe_table`, :func:`describe_hand`, :func:`describe_round_result` - the
+  same content as a sentence, for the images' alt text.
 
 A card is portrait: a header band in the group's (or kind's) colour with the card's
-name, a picture, a short hint and a footer with the value. In a fanned pile each card
-shows its header band, so the whole pile stays readable.
+name, a picture, a short hint and a footer with the value. On the table each card of a
+pile shows its header band (a "tile"), so a whole pile fits a line and stays readable.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Callable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
@@ -54,21 +64,79 @@ from bot.cardgame.state import CardState
 from bot.cardgame.view import card_info, hand_view, table_view
 from render import sprites
 from render.assets import RGB, Palette, font, hex_to_rgb, labels, palette
-from render.board import player_initials, printable
+from render.board import printable
 from render.png import encode_png
 from render.text import Fitted, draw_fitted, ellipsize, fit_text
 
 Box = tuple[int, int, int, int]
 
+# Phones show an image of a message about 400 px wide; drawn at twice that it stays sharp
+# on their dense screens, and every text of at least 18 px is shown at 9 px or more.
+DRAWN_WIDTH = 800  # table, hand and lay-out images: all exactly this wide
+DISPLAY_WIDTH = 400
+MIN_DISPLAY_PX = 9
+TEXT_MIN = math.ceil(MIN_DISPLAY_PX * DRAWN_WIDTH / DISPLAY_WIDTH)  # 18 px drawn
+
 CARD_WIDTH = 160  # a single card (render_card)
-HAND_CARD_WIDTH = 112
-LAYOUT_CARD_WIDTH = 96
-TABLE_CARD_WIDTH = 124
-COMPACT_BELOW = 120  # narrower cards leave out the hints of houses, hotels and bonus cards
+TILES_PER_LINE = 6  # pile cards (their bands) in a line of the table
+HAND_PER_ROW = 6  # cards in a row of the hand
+MARGIN = 12  # between an image's edge and its content
+ROW_PAD = 10  # inside a table row or lay-out panel
+TILE_GAP = 6
+_INNER = DRAWN_WIDTH - 2 * MARGIN - 2 * ROW_PAD
+TABLE_CARD_WIDTH = (_INNER - (TILES_PER_LINE - 1) * TILE_GAP) // TILES_PER_LINE  # 121
+LAYOUT_CARD_WIDTH = TABLE_CARD_WIDTH
+HAND_GAP, HAND_CLUSTER_GAP = 6, 10
+HAND_CARD_WIDTH = (DRAWN_WIDTH - 2 * MARGIN - (HAND_PER_ROW - 1) * HAND_CLUSTER_GAP) // (
+    HAND_PER_ROW
+)  # 121: six clusters of one card still fit a row
+COMPACT_BELOW = 150  # narrower cards leave out the hints of houses, hotels and bonus cards
 CARD_RATIO = 1.45  # height / width, close to the printed cards
-MAX_WIDTH = 1600  # no image is wider
+MAX_WIDTH = 1600  # no image is wider (the card sheets of the tests; posted ones: 800)
 BONUS_ORDER = (HOUSE, HOTEL, TOKEN, GO, MR_MONOPOLY, WILD)
 SS = 4  # supersampling of the card outline and the small pictures
+ALT_MAX = 1024  # Discord's limit for an attachment's description
+
+
+# -- font sizes: what each image uses, for the phone check --------------------------------
+
+_FONT_LOG: ContextVar[dict[str, int] | None] = ContextVar("card_font_log", default=None)
+
+
+def _note(role: str, size: int) -> None:
+    """Remember that a text of ``role`` was drawn at ``size`` px (while measuring)."""
+    log = _FONT_LOG.get()
+    if log is not None:
+        log[role] = min(size, log.get(role, size))
+
+
+@dataclass(frozen=True, slots=True)
+class FontReport:
+    """The smallest font size (px, as drawn) of each kind of text in one image."""
+
+    width: int  # the image's drawn width
+    sizes: dict[str, int]  # role ("heading", "name", "card_title" …) -> smallest px
+
+    def displayed(self, display_width: int = DISPLAY_WIDTH) -> dict[str, float]:
+        """Each role's smallest size as shown on a screen ``display_width`` px wide."""
+        scale = display_width / self.width
+        return {role: size * scale for role, size in self.sizes.items()}
+
+    @property
+    def smallest(self) -> int:
+        """The smallest size of all (px, drawn)."""
+        return min(self.sizes.values())
+
+
+def font_report(draw: Callable[[], Image.Image]) -> FontReport:
+    """Draw an image with ``draw`` and report the smallest font size per kind of text."""
+    token = _FONT_LOG.set({})
+    try:
+        image = draw()
+        sizes = dict(_FONT_LOG.get() or {})
+    finally:
+        _FONT_LOG.reset(token)
+    return FontReport(image.width, sizes)
 
 
 # -- data: colours and labels ------------------------------------------------------------
@@ -176,6 +244,14 @@ def _money_range(amounts: Sequence[int], deck: Deck, lang: str) -> str:
     return " / ".join(bare)
 
 
+def _money_span(amounts: Sequence[int], deck: Deck, lang: str) -> str:
+    """The lowest and highest amount: ``"100–400 €"``, ``"€100–400"`` (for narrow cards)."""
+    low, high = money(min(amounts), deck, lang), money(max(amounts), deck, lang)
+    if low[:1].isdigit():
+        return low.replace(deck.currency, "").strip() + "–" + high
+    return low + "–" + high.replace(deck.currency, "").strip()
+
+
 @dataclass(frozen=True, slots=True)
 class CardFace:
     """Everything one card shows (hashable, so drawn cards are cached by it)."""
@@ -189,6 +265,7 @@ class CardFace:
     icon: str | None = None  # railroad, power, water, house, hotel, token, go, hat, chance
     number: int | None = None  # house cards
     pips: tuple[int, int] | None = None  # property cards: (position in group, group size)
+    footer_short: str | None = None  # the footer where the whole one does not fit
 
 
 def card_face(info: Mapping[str, Any], lang: str = "de", deck: Deck | None = None) -> CardFace:
@@ -204,8 +281,11 @@ def card_face(info: Mapping[str, Any], lang: str = "de", deck: Deck | None = Non
         group = deck.group(info["group"])
         name = info.get("group_name_en") if lang == "en" else info.get("group_name")
         position = group.cards.index(info["id"]) if info["id"] in group.cards else 0
+        short = None
         if group.kind == RAILROAD:
-            footer = _money_range([group.values[n] for n in group.sizes], deck, lang)
+            amounts = [group.values[n] for n in group.sizes]
+            footer = _money_range(amounts, deck, lang)
+            short = _money_span(amounts, deck, lang)
             icon = "railroad"
         else:
             footer = money(group.base(group.sizes[-1]), deck, lang)
@@ -220,6 +300,7 @@ def card_face(info: Mapping[str, Any], lang: str = "de", deck: Deck | None = Non
             group.kind,
             icon,
             pips=(position, len(group.cards)),
+            footer_short=short,
         )
     if kind == HOUSE:
         number = int(info["number"])
@@ -234,13 +315,21 @@ def card_face(info: Mapping[str, Any], lang: str = "de", deck: Deck | None = Non
             lab["group_value"],
             icon="house",
             number=number,
+            footer_short=lab["group_value_short"],
         )
     if kind == HOTEL:
         return CardFace(
             kind, lab["hotel"], lab["hotel_hint"], money(deck.hotel_value, deck, lang), icon="hotel"
         )
     if kind == TOKEN:
-        return CardFace(kind, lab["token"], lab["token_hint"], lab["group_value"], icon="token")
+        return CardFace(
+            kind,
+            lab["token"],
+            lab["token_hint"],
+            lab["group_value"],
+            icon="token",
+            footer_short=lab["group_value_short"],
+        )
     if kind == GO:
         return CardFace(
             kind, lab["go"], lab["go_hint"], money(deck.go_value, deck, lang), icon="go"
@@ -281,7 +370,9 @@ def card_geometry(width: int) -> CardGeometry:
     m = max(3, round(w * 0.055))
     line = max(1, round(w / 80))
     pad = max(2, round(w * 0.045))
-    header = (m, m, w - m, m + round(h * 0.25))
+    # The band holds two lines of the name at TEXT_MIN however narrow the card is.
+    band = max(round(h * 0.25), _two_lines_height() + 2 * (pad // 2))
+    header = (m, m, w - m, m + band)
     title = (header[0] + pad, header[1] + pad // 2, header[2] - pad, header[3] - pad // 2)
     footer = (m, h - m - round(h * 0.13), w - m, h - m)
     body0, body1 = header[3], footer[1]
@@ -293,62 +384,118 @@ def card_geometry(width: int) -> CardGeometry:
     )
 
 
+@cache
+def _two_lines_height() -> int:
+    """The least height in which a card's name fits in two lines at TEXT_MIN."""
+    f = font("condensed", TEXT_MIN)
+    narrow = round(f.getlength("Mg")) + 2
+    for height in range(TEXT_MIN, 4 * TEXT_MIN):
+        fitted = fit_text(
+            "Mg Mg",
+            narrow,
+            height,
+            face="condensed",
+            max_size=TEXT_MIN,
+            min_size=TEXT_MIN,
+            max_lines=2,
+        )
+        if len(fitted.lines) == 2 and not fitted.truncated:
+            return height
+    raise AssertionError("no height fits two lines")  # pragma: no cover
+
+
 def _fit(text: str, box: Box, **kwargs: Any) -> Fitted:
     return fit_text(text, box[2] - box[0], box[3] - box[1], **kwargs)
 
 
 def shows_hint(face: CardFace, width: int) -> bool:
-    """Whether a card of ``width`` shows its hint; small cards keep only the group name."""
+    """Whether a card of ``width`` tries its hint; small cards keep only the group name.
+
+    The hint is drawn only where it fits at :data:`TEXT_MIN` (see :func:`card_texts`).
+    """
     return face.kind == PROPERTY or width >= COMPACT_BELOW
 
 
 @lru_cache(maxsize=1024)
 def _face_texts(face: CardFace, width: int) -> tuple[tuple[str, str, Fitted, Box], ...]:
+    """The title, the hint (where it fits) and the footer, none smaller than TEXT_MIN."""
     g = card_geometry(width)
     w = width
-    footer_box = (g.footer[0] + 2, g.footer[1], g.footer[2] - 2, g.footer[3])
-    texts = (
-        (
-            "title",
-            face.title,
-            _fit(
-                face.title,
-                g.title,
-                face="condensed",
-                max_size=round(w * 0.13),
-                min_size=max(8, round(w * 0.075)),
-                max_lines=2,
-            ),
-            g.title,
-        ),
-        (
-            "subtitle",
+    title = _fit_title(face.title, g.title, max(TEXT_MIN, round(w * 0.14)))
+    texts = [("title", face.title, title, g.title)]
+    if shows_hint(face, width):
+        hint = _fit(
             face.subtitle,
-            _fit(
-                face.subtitle,
-                g.subtitle,
-                face="regular",
-                max_size=round(w * 0.092),
-                min_size=max(7, round(w * 0.062)),
-                max_lines=3,
-            ),
             g.subtitle,
-        ),
-        (
-            "footer",
-            face.footer,
-            _fit(
-                face.footer,
-                footer_box,
-                face="bold",
-                max_size=round(w * 0.105),
-                min_size=max(7, round(w * 0.062)),
-                max_lines=1,
-            ),
-            footer_box,
-        ),
+            face="condensed",
+            max_size=max(TEXT_MIN, round(w * 0.11)),
+            min_size=TEXT_MIN,
+            max_lines=3,
+        )
+        # A hint that would need smaller type is left out: the title and colour say it.
+        if not hint.truncated:
+            texts.append(("subtitle", face.subtitle, hint, g.subtitle))
+    footer_box = (g.footer[0] + 2, g.footer[1], g.footer[2] - 2, g.footer[3])
+    footer_text = face.footer
+    footer = _fit(
+        footer_text,
+        footer_box,
+        face="bold",
+        max_size=max(TEXT_MIN, round(w * 0.115)),
+        min_size=TEXT_MIN,
+        max_lines=1,
     )
-    return tuple(t for t in texts if t[0] != "subtitle" or shows_hint(face, width))
+    # Narrow cards: the same words condensed, else the short form ("100–400 €", "= Gruppe").
+    for text, typeface in (
+        (face.footer, "condensed"),
+        (face.footer_short, "bold"),
+        (face.footer_short, "condensed"),
+    ):
+        if not footer.truncated or not text:
+            continue
+        footer_text = text
+        footer = _fit(
+            text, footer_box, face=typeface, max_size=TEXT_MIN, min_size=TEXT_MIN, max_lines=1
+        )
+    texts.append(("footer", footer_text, footer, footer_box))
+    return tuple(texts)
+
+
+# Endings of the card game's own compound words, where a name may break ("Ereignis-karte");
+# the board's endings (render/data/hyphenation.json) know streets and stations.
+CARD_WORD_ENDINGS = ("karte", "figur")
+
+
+def _fit_title(text: str, box: Box, max_size: int) -> Fitted:
+    """A card's name: one line if it fits, else two, broken at a word's joint if it has
+    one of :data:`CARD_WORD_ENDINGS`."""
+    kwargs: dict[str, Any] = {"face": "condensed", "max_size": max_size, "min_size": TEXT_MIN}
+    # One line, unless that needs much smaller type than the other names of the card.
+    gentle = max(TEXT_MIN, round(max_size * 0.85))
+    single = _fit(text, box, face="condensed", max_size=max_size, min_size=gentle, max_lines=1)
+    if not single.truncated:
+        return single
+    words = []
+    for word in text.split(" "):
+        ending = next((e for e in CARD_WORD_ENDINGS if word.lower().endswith(e)), None)
+        if ending and len(word) >= len(ending) + 3:
+            word = word[: -len(ending)] + "-" + word[-len(ending) :]
+        words.append(word)
+    return _fit(" ".join(words), box, max_lines=2, **kwargs)
+
+
+def _has_hint(face: CardFace, width: int) -> bool:
+    return any(part == "subtitle" for part, *_ in _face_texts(face, width))
+
+
+def _note_face(face: CardFace, width: int) -> None:
+    """Report a drawn card's texts to the font measure (the cards themselves are cached)."""
+    if _FONT_LOG.get() is None:
+        return
+    for part, _words, fitted, _box in _face_texts(face, width):
+        _note(f"card_{part}", fitted.size)
+    if face.icon == "house":
+        _note("card_picture", _house_number_size(face, card_geometry(width)))
 
 
 def card_texts(
@@ -436,12 +583,24 @@ def _paste(image: Image.Image, sprite: Image.Image, centre: tuple[float, float])
     image.paste(sprite, (x, y), sprite)
 
 
+def _picture_box(face: CardFace, g: CardGeometry) -> Box:
+    """The picture's box: it takes the hint's room where the hint is left out."""
+    x0, y0, x1, y1 = g.picture
+    if not _has_hint(face, g.width):
+        y1 = g.subtitle[3]
+    return x0, y0, x1, y1
+
+
+def _house_number_size(face: CardFace, g: CardGeometry) -> int:
+    """The size of the number on a house card's house (houses have no pips)."""
+    x0, y0, x1, y1 = _picture_box(face, g)
+    return max(TEXT_MIN, round(min(x1 - x0, y1 - y0) * 0.36))
+
+
 def _draw_picture(
     image: Image.Image, draw: ImageDraw.ImageDraw, face: CardFace, g: CardGeometry, st: CardStyle
 ) -> None:
-    x0, y0, x1, y1 = g.picture
-    if not shows_hint(face, g.width):
-        y1 = g.subtitle[3]
+    x0, y0, x1, y1 = _picture_box(face, g)
     pal = st.pal
     pips_h = 0
     if face.pips is not None:
@@ -478,7 +637,7 @@ def _draw_picture(
         sprite = sprites.icon(kind, size, size, colour, pal["line"])
     elif kind == "house":
         sprite = sprites.house(pal["house"], pal["building_outline"], size).copy()
-        f = font("bold", max(6, round(size * 0.36)))
+        f = font("bold", _house_number_size(face, g))
         ImageDraw.Draw(sprite).text(
             (size / 2, size * 0.68),
             str(face.number),
@@ -522,12 +681,17 @@ def _draw_face(face: CardFace, width: int, theme: str) -> Image.Image:
 def clear_card_cache() -> None:
     """Forget the drawn cards and backs (the benchmark's cold start; fonts stay loaded)."""
     _draw_face.cache_clear()
+    _tile_of.cache_clear()
     card_back.cache_clear()
 
 
 @lru_cache(maxsize=16)
 def card_back(width: int, theme: str = "light") -> Image.Image:
-    """The back of a card (the stock), as an RGBA image; cached: do not draw on it."""
+    """The back of a card, as an RGBA image; cached: do not draw on it.
+
+    (The table names the stock's size in its header rather than drawing it: a back small
+    enough for the header would carry text under TEXT_MIN.)
+    """
     g = card_geometry(width)
     st = card_style(theme)
     image = _blank(g.width, g.height, g.radius, g.line, st["back"], st["line"]).copy()
@@ -558,7 +722,57 @@ def card_back(width: int, theme: str = "light") -> Image.Image:
 
 
 def _card(deck: Deck, card_id: str, lang: str, width: int, theme: str) -> Image.Image:
-    return _draw_face(card_face(card_info(deck, card_id), lang, deck), width, theme)
+    """The drawn card ``card_id`` (cached: do not draw on it); its texts are measured."""
+    face = card_face(card_info(deck, card_id), lang, deck)
+    _note_face(face, width)
+    return _draw_face(face, width, theme)
+
+
+@cache
+def tile_face_width(width: int) -> int:
+    """The card width whose header band is ``width`` wide (a pile card on the table)."""
+    w = width
+    while w - 2 * card_geometry(w).header[0] < width:
+        w += 1
+    return w
+
+
+@lru_cache(maxsize=512)
+def _tile_of(face: CardFace, width: int, theme: str) -> Image.Image:
+    """A card as it shows in a pile: its header band, with the name, rounded off."""
+    w = tile_face_width(width)
+    g = card_geometry(w)
+    st = card_style(theme)
+    band = _draw_face(face, w, theme).crop(g.header)
+    radius = _tile_radius(width)
+
+    def shape(draw: ImageDraw.ImageDraw, sw: int, sh: int) -> None:
+        draw.rounded_rectangle((0, 0, sw - 1, sh - 1), radius * SS, fill=(255, 255, 255, 255))
+
+    mask = _supersampled(band.width, band.height, shape).getchannel("A")
+    tile = Image.new("RGBA", band.size, (0, 0, 0, 0))
+    tile.paste(band, (0, 0), mask)
+    ImageDraw.Draw(tile).rounded_rectangle(
+        (0, 0, band.width - 1, band.height - 1), radius, outline=st["line"], width=g.line
+    )
+    return tile
+
+
+def _tile_radius(width: int) -> int:
+    return max(4, card_geometry(tile_face_width(width)).radius // 2)
+
+
+def tile_height(width: int = TABLE_CARD_WIDTH) -> int:
+    """The height of a pile card (its band) on the table."""
+    g = card_geometry(tile_face_width(width))
+    return g.header[3] - g.header[1]
+
+
+def _tile(deck: Deck, card_id: str, lang: str, width: int, theme: str) -> Image.Image:
+    """The pile card ``card_id`` (cached: do not draw on it); its name is measured."""
+    face = card_face(card_info(deck, card_id), lang, deck)
+    _note("card_title", _face_texts(face, tile_face_width(width))[0][2].size)
+    return _tile_of(face, width, theme)
 
 
 def render_card(
@@ -591,26 +805,41 @@ def _text(
     fill: RGB,
     anchor: str,
     limit: int | None = None,
+    *,
+    role: str,
 ) -> int:
-    """Draw one line (cut with an ellipsis to ``limit``); return its width."""
+    """Draw one line (cut with an ellipsis to ``limit``); return its width.
+
+    ``role`` names the kind of text for the font measure (:func:`font_report`).
+    """
     f = font(face, size)
     if limit is not None:
         text = ellipsize(text, f, max(1, limit))
+    _note(role, size)
     draw.text(xy, text, font=f, fill=fill, anchor=anchor)
     return round(f.getlength(text))
 
 
-def _row_positions(count: int, width: int, gap: int, available: int) -> tuple[int, int]:
-    """Step between ``count`` cards of ``width`` in ``available`` pixels, and the total width.
+def _fitted(
+    draw: ImageDraw.ImageDraw, fitted: Fitted, box: Box, fill: RGB, *, role: str, **kwargs: Any
+) -> None:
+    """:func:`draw_fitted`, measured as ``role``."""
+    _note(role, fitted.size)
+    draw_fitted(draw, fitted, box, fill, **kwargs)
 
-    Cards sit side by side with ``gap``; if they do not fit they overlap evenly.
-    """
-    if count <= 0:
-        return 0, 0
-    step = width + gap
-    if count > 1 and (count - 1) * step + width > available:
-        step = max(8, (available - width) // (count - 1))
-    return step, (count - 1) * step + width
+
+def _token(
+    image: Image.Image,
+    seat: int,
+    st: CardStyle,
+    centre: tuple[float, float],
+    d: int,
+    halo: bool = False,
+) -> int:
+    """A player's token in their colour (no initials: the name stands beside it)."""
+    sprite = sprites.token(st.pal.player(seat), "", d, st["highlight"] if halo else None)
+    _paste(image, sprite, centre)
+    return sprite.width
 
 
 # -- the hand -----------------------------------------------------------------------------
@@ -638,18 +867,25 @@ def hand_clusters(
     return _clusters(hand_view(state, seat), state.deck, lang, theme)
 
 
+def _group_caption(deck: Deck, entry: Mapping[str, Any], lang: str) -> str:
+    group = deck.group(entry["group"])
+    name = group.name_en if lang == "en" else group.name
+    caption = f"{name} {len(entry['held'])}/{len(group.cards)}"
+    return caption + (" ✓" if entry["complete"] else "")
+
+
 def _clusters(view: dict[str, Any], deck: Deck, lang: str, theme: str) -> list[Cluster]:
     st = card_style(theme)
     lab = card_labels(lang)
     clusters = []
     for entry in view["groups"]:
         group = deck.group(entry["group"])
-        name = group.name_en if lang == "en" else group.name
-        held = len(entry["held"])
-        caption = f"{name} {held}/{len(group.cards)}" + (" ✓" if entry["complete"] else "")
         clusters.append(
             Cluster(
-                group.id, caption, st.band(PROPERTY, group.kind, group.id), tuple(entry["held"])
+                group.id,
+                _group_caption(deck, entry, lang),
+                st.band(PROPERTY, group.kind, group.id),
+                tuple(entry["held"]),
             )
         )
     for kind in BONUS_ORDER:
@@ -663,7 +899,12 @@ def _clusters(view: dict[str, Any], deck: Deck, lang: str, theme: str) -> list[C
 
 def fit_caption(caption: str, width: int, height: int) -> Fitted:
     """A cluster's caption under its cards, fitted like every text of the images."""
-    return fit_text(caption, width, height, face="condensed", max_size=17, min_size=9, max_lines=2)
+    return fit_text(
+        caption, width, height, face="condensed", max_size=20, min_size=TEXT_MIN, max_lines=3
+    )
+
+
+CAPTION_MAX_H = 62  # three lines of a caption ("Versorgungs-", "betriebe", "1/2 ✓")
 
 
 def _flow(
@@ -693,6 +934,33 @@ def _cluster_row_width(row: Sequence[Cluster], card_w: int, gap: int, cluster_ga
     return sum(len(c.cards) * (card_w + gap) - gap for c in row) + cluster_gap * (len(row) - 1)
 
 
+def _caption_w(cl: Cluster) -> int:
+    """A caption's room: under its cards and half the gap to the next cluster each side."""
+    return len(cl.cards) * (HAND_CARD_WIDTH + HAND_GAP) - HAND_GAP + HAND_CLUSTER_GAP
+
+
+def _caption_height(row: Sequence[Cluster]) -> int:
+    """The room a row's captions need: one line unless a caption wraps."""
+    return max(fit_caption(cl.caption, _caption_w(cl), CAPTION_MAX_H).height for cl in row)
+
+
+def _framed(view: dict[str, Any]) -> set[str]:
+    """The cards of the suggested lay-out the hand image shows (framed)."""
+    if not view["suggestion"]:
+        return set()
+    return set(layout_cards(view["suggestion"])) & {*view["hand"], *view["bonus_cards"]}
+
+
+def _hand_notes(view: dict[str, Any], deck: Deck, lang: str) -> list[str]:
+    lab = card_labels(lang)
+    notes = []
+    if view["must_discard"]:
+        notes.append(lab.count("must_discard", view["must_discard"]))
+    if view["pass_chosen"]:
+        notes.append(lab.text("pass_chosen", card=_card_name(deck, view["pass_chosen"], lang)))
+    return notes
+
+
 def draw_hand(
     state: CardState, seat: int, *, lang: str = "de", theme: str = "light"
 ) -> Image.Image:
@@ -703,13 +971,14 @@ def draw_hand(
     lab = card_labels(lang)
     g = card_geometry(HAND_CARD_WIDTH)
     cw, ch = g.width, g.height
-    margin, gap, cluster_gap = 24, 8, 22
-    available = MAX_WIDTH - 2 * margin
+    width = DRAWN_WIDTH
+    margin, gap, cluster_gap = MARGIN, HAND_GAP, HAND_CLUSTER_GAP
+    available = width - 2 * margin
     rows = _flow(_clusters(view, deck, lang, theme), cw, gap, cluster_gap, available)
     bonus = list(view["bonus_cards"])
     bonus_rows = (
         _flow(
-            [Cluster("bonus", lab["bonus_cards"], st["mr_monopoly"], tuple(bonus))],
+            [Cluster("bonus", lab.count("hand_size", len(bonus)), st["mr_monopoly"], tuple(bonus))],
             cw,
             gap,
             cluster_gap,
@@ -718,28 +987,24 @@ def draw_hand(
         if bonus
         else []
     )
-    suggested = set(layout_cards(view["suggestion"])) if view["suggestion"] else set()
+    suggested = _framed(view)
+    notes = _hand_notes(view, deck, lang)
+    head_h = 40 + (30 if notes else 0)
+    bonus_head = 36
 
-    widths = [_cluster_row_width(r, cw, gap, cluster_gap) for r in rows + bonus_rows]
-    width = max(720, max(widths, default=0) + 2 * margin)
-    head_h = 70
-    notes = []
-    if view["must_discard"]:
-        notes.append(lab.count("must_discard", view["must_discard"]))
-    if view["pass_chosen"]:
-        notes.append(lab.text("pass_chosen", card=_card_name(deck, view["pass_chosen"], lang)))
-    if notes:
-        head_h += 28
-    caption_h = 40
-    row_h = ch + 12 + caption_h
-    height = margin + head_h + len(rows) * row_h + margin
+    def row_height(row: list[Cluster]) -> int:
+        return ch + 12 + _caption_height(row) + 14
+
+    height = margin + head_h + sum(row_height(r) for r in rows) + margin
     if bonus_rows:
-        height += 34 + len(bonus_rows) * row_h
+        height += bonus_head + sum(row_height(r) for r in bonus_rows)
+    if not rows and not bonus_rows:
+        height += 40
     image = Image.new("RGB", (width, height), st["felt"])
     draw = ImageDraw.Draw(image)
 
     # Header: whose hand and how many cards; the suggested lay-out's value on the right.
-    y = margin
+    y = margin + 16
     title = f"{lab['hand_title']} · {lab.count('hand_size', len(view['hand']))}"
     if view["suggestion_value"] is not None:
         right = lab.text("suggestion", value=money(view["suggestion_value"], deck, lang))
@@ -749,29 +1014,32 @@ def draw_hand(
         right_colour = st["text_muted"]
     right_w = _text(
         draw,
-        (width - margin, y + 16),
+        (width - margin, y),
         right,
         "bold",
         20,
         right_colour,
         "rm",
         limit=width // 2 - margin,
+        role="heading",
     )
+    if suggested:
+        # A swatch in the colour that frames the suggested cards.
+        sx = width - margin - right_w - 30
+        draw.rounded_rectangle((sx, y - 8, sx + 20, y + 8), 4, outline=st["suggested"], width=4)
+        right_w += 30
     _text(
         draw,
-        (margin, y + 16),
+        (margin, y),
         title,
         "bold",
         24,
         st["title"],
         "lm",
-        limit=width - 2 * margin - right_w - 20,
+        limit=width - 2 * margin - right_w - 16,
+        role="heading",
     )
-    if suggested:
-        # A swatch in the colour that frames the suggested cards.
-        sx = width - margin - right_w - 30
-        draw.rounded_rectangle((sx, y + 8, sx + 20, y + 24), 4, outline=st["suggested"], width=4)
-    y += 44
+    y = margin + 40
     if notes:
         _text(
             draw,
@@ -782,13 +1050,25 @@ def draw_hand(
             st["accent"],
             "lm",
             limit=width - 2 * margin,
+            role="status",
         )
-        y += 28
     y = margin + head_h
+    if not rows and not bonus_rows:
+        _text(
+            draw,
+            (margin, y + 16),
+            lab["empty_hand"],
+            "regular",
+            18,
+            st["text_muted"],
+            "lm",
+            role="status",
+        )
 
     def draw_rows(rows_: list[list[Cluster]], top: int) -> int:
         for row in rows_:
             x = (width - _cluster_row_width(row, cw, gap, cluster_gap)) // 2
+            caption_h = _caption_height(row)
             for cl in row:
                 x0 = x
                 for card in cl.cards:
@@ -802,19 +1082,29 @@ def draw_hand(
                     image.paste(sprite, (x, top), sprite)
                     x += cw + gap
                 x1 = x - gap
-                bar_y = top + ch + 10
+                bar_y = top + ch + 8
                 draw.rectangle((x0, bar_y, x1 - 1, bar_y + 4), fill=cl.colour)
-                box = (x0, bar_y + 6, x1, bar_y + 6 + caption_h - 8)
-                fitted = fit_caption(cl.caption, box[2] - box[0], box[3] - box[1])
-                draw_fitted(draw, fitted, box, st["text"], valign="top")
+                half = HAND_CLUSTER_GAP // 2
+                box = (x0 - half, bar_y + 6, x1 + half, bar_y + 6 + caption_h)
+                fitted = fit_caption(cl.caption, _caption_w(cl), CAPTION_MAX_H)
+                _fitted(draw, fitted, box, st["text"], role="caption", valign="top")
                 x = x1 + cluster_gap
-            top += row_h
+            top += row_height(row)
         return top
 
     y = draw_rows(rows, y)
     if bonus_rows:
-        _text(draw, (margin, y + 14), lab["bonus_cards"], "bold", 20, st["title"], "lm")
-        draw_rows(bonus_rows, y + 34)
+        _text(
+            draw,
+            (margin, y + 16),
+            lab["bonus_cards"],
+            "bold",
+            20,
+            st["title"],
+            "lm",
+            role="heading",
+        )
+        draw_rows(bonus_rows, y + bonus_head)
     return image
 
 
@@ -823,17 +1113,29 @@ def _card_name(deck: Deck, card_id: str, lang: str) -> str:
     return face.title
 
 
+def card_title(deck: Deck, card_id: str, lang: str = "de") -> str:
+    """A card's name as its image shows it ("Badstraße", "2. Haus" / "2nd house", "LOS")."""
+    return _card_name(deck, card_id, lang)
+
+
 def render_hand(state: CardState, seat: int, *, lang: str = "de", theme: str = "light") -> bytes:
-    """The hand of ``seat`` as PNG bytes (private: for the player's ephemeral message).
+    """The hand of ``seat`` as PNG bytes, 800 px wide (private: the player's message).
 
     Cards are tiled in clusters, one per colour group in deck order ("Gelb 2/3"), then
-    houses, hotels, tokens, LOS, Mr. Monopoly and Ereignis cards; rows wrap at 1600 px.
-    The header gives the number of cards and the value of the suggested lay-out
+    houses, hotels, tokens, LOS, Mr. Monopoly and Ereignis cards; up to five cards a
+    row. The header gives the number of cards and the value of the suggested lay-out
     (:func:`bot.cardgame.view.hand_view`), whose cards are framed; below it what is
     still to do (cards to discard, the card chosen to pass). The ender's bonus cards
-    follow in a row of their own.
+    (the Prämie) follow in rows of their own.
     """
     return encode_png(draw_hand(state, seat, lang=lang, theme=theme))
+
+
+def hand_fonts(
+    state: CardState, seat: int, *, lang: str = "de", theme: str = "light"
+) -> FontReport:
+    """The smallest font size of each kind of text in the hand image of ``seat``."""
+    return font_report(lambda: draw_hand(state, seat, lang=lang, theme=theme))
 
 
 # -- a lay-out -----------------------------------------------------------------------------
@@ -931,6 +1233,33 @@ def layout_summary(
     )
 
 
+SECTION_GAP = 16  # between a group's streets, its buildings and its tokens
+LAYOUT_HEAD_H = 30
+
+
+def layout_positions(row: LayoutRow, available: int) -> list[tuple[str, int, int]]:
+    """Where a lay-out row's cards go: ``(card, x, line)``, ``x`` from the row's left edge.
+
+    The sections (streets, houses and hotel, tokens) follow one another with a wider gap
+    between them and wrap into further lines within ``available`` pixels.
+    """
+    cw = LAYOUT_CARD_WIDTH
+    x, line = 0, 0
+    placed = []
+    for section in row.sections:
+        whole = len(section) * (cw + TILE_GAP) - TILE_GAP
+        if x and x + SECTION_GAP + whole > available and whole <= available:
+            x, line = 0, line + 1  # a section that fits a line of its own is not split
+        for k, card in enumerate(section):
+            before = 0 if x == 0 else (SECTION_GAP if k == 0 else TILE_GAP)
+            if x and x + before + cw > available:
+                x, line, before = 0, line + 1, 0
+            x += before
+            placed.append((card, x, line))
+            x += cw
+    return placed
+
+
 def draw_layout(
     layout: Layout,
     deck: Deck | None = None,
@@ -954,122 +1283,110 @@ def draw_layout(
     )
     st = card_style(theme)
     lab = card_labels(lang)
-    g = card_geometry(LAYOUT_CARD_WIDTH)
-    cw, ch = g.width, g.height
-    margin, gap, section_gap, info_w, info_gap = 24, 6, 18, 330, 24
-    available = MAX_WIDTH - 2 * margin - info_w - info_gap
+    ch = card_geometry(LAYOUT_CARD_WIDTH).height
+    width = DRAWN_WIDTH
+    x0, x1 = MARGIN, width - MARGIN
+    px0, px1 = x0 + ROW_PAD, x1 - ROW_PAD
+    placements = [layout_positions(row, px1 - px0) for row in summary.rows]
 
-    def natural(row: LayoutRow) -> int:
-        return sum(len(s) * (cw + gap) - gap for s in row.sections) + section_gap * (
-            len(row.sections) - 1
-        )
+    def row_height(placed: list[tuple[str, int, int]]) -> int:
+        lines = 1 + max((line for *_, line in placed), default=0)
+        return 2 * ROW_PAD + LAYOUT_HEAD_H + 4 + lines * ch + (lines - 1) * TILE_GAP
 
-    cards_w = min(available, max((natural(r) for r in summary.rows), default=0))
-    cards_w = max(cards_w, 3 * cw + 2 * gap)
-    width = 2 * margin + cards_w + info_gap + info_w
-    head_h = 56
-    row_h = ch + 20
-    lines_h = 34 * len(summary.lines) + 16
-    body_h = row_h * len(summary.rows) if summary.rows else 60
-    height = margin + head_h + body_h + 12 + lines_h + margin
+    head_h = 40
+    body_h = sum(row_height(p) for p in placements) if summary.rows else 48
+    pitch = 32
+    lines_h = 12 + pitch * len(summary.lines) + 6
+    height = MARGIN + head_h + body_h + lines_h + MARGIN
     image = Image.new("RGB", (width, height), st["felt"])
     draw = ImageDraw.Draw(image)
-    card_box = (margin - 10, margin + head_h - 8, width - margin + 10, height - margin + 8)
-    draw.rounded_rectangle(card_box, 14, fill=st["centre_card"], outline=st["centre_line"], width=2)
-
     heading = printable(title) if title else lab["layout_title"]
     _text(
         draw,
-        (margin, margin + 20),
+        (x0, MARGIN + 17),
         heading,
         "bold",
-        26,
+        24,
         st["title"],
         "lm",
-        limit=width - 2 * margin,
+        limit=x1 - x0,
+        role="heading",
     )
-    y = margin + head_h
-    info_x = width - margin - info_w
+    top = MARGIN + head_h
+    draw.rounded_rectangle(
+        (x0, top - 4, x1, height - MARGIN),
+        12,
+        fill=st["centre_card"],
+        outline=st["centre_line"],
+        width=2,
+    )
     if not summary.rows:
         _text(
             draw,
-            (margin + 10, y + 30),
+            (px0, top + 22),
             lab["empty_layout"],
             "regular",
-            20,
+            18,
             st["text_muted"],
             "lm",
-            limit=width - 2 * margin - 20,
+            limit=px1 - px0,
+            role="detail",
         )
-    for k, row in enumerate(summary.rows):
-        top = y + 10
+        top += body_h
+    for k, (row, placed) in enumerate(zip(summary.rows, placements, strict=True)):
         if k:
-            draw.line((margin, y, width - margin, y), fill=st["centre_line"], width=1)
-        count = sum(len(s) for s in row.sections)
-        room = cards_w - section_gap * (len(row.sections) - 1)
-        step, _ = _row_positions(count, cw, gap, room)
-        x = margin
-        for section in row.sections:
-            for card in section:
-                sprite = _card(deck, card, lang, cw, theme)
-                image.paste(sprite, (x, top), sprite)
-                x += step
-            x += section_gap - gap
+            draw.line((px0, top, px1, top), fill=st["centre_line"], width=2)
+        cy = top + ROW_PAD + LAYOUT_HEAD_H // 2
         # The row's name, how its worth is made up, and the worth.
         colour = (
             st.band(PROPERTY, deck.group(row.group).kind, row.group)
             if row.group
             else st["mr_monopoly"]
         )
-        cy = top + ch / 2
-        draw.rounded_rectangle((info_x, cy - 40, info_x + 10, cy + 40), 4, fill=colour)
-        tx = info_x + 22
-        _text(
-            draw, (tx, cy - 22), row.label, "bold", 22, st["text"], "lm", limit=width - margin - tx
+        draw.rounded_rectangle((px0, cy - 12, px0 + 8, cy + 12), 3, fill=colour)
+        value = money(row.value, deck, lang)
+        value_w = _text(draw, (px1, cy), value, "bold", 22, st["text"], "rm", role="score")
+        room = px1 - value_w - 16 - (px0 + 16)
+        label_w = _text(
+            draw, (px0 + 16, cy), row.label, "bold", 20, st["text"], "lm", limit=room, role="name"
         )
-        if row.detail:
+        if row.detail and label_w + 60 < room:
             _text(
                 draw,
-                (tx, cy + 4),
+                (px0 + 16 + label_w + 12, cy),
                 row.detail,
                 "regular",
-                17,
+                18,
                 st["text_muted"],
                 "lm",
-                limit=width - margin - tx,
+                limit=room - label_w - 12,
+                role="detail",
             )
-        _text(
-            draw,
-            (width - margin, cy + 30),
-            money(row.value, deck, lang),
-            "bold",
-            24,
-            st["text"],
-            "rm",
-        )
-        y += row_h
-    if not summary.rows:
-        y += 60
-    y += 12
-    draw.line((margin, y, width - margin, y), fill=st["line"], width=2)
-    y += 12
+        cards_top = top + ROW_PAD + LAYOUT_HEAD_H + 4
+        for card, x, line in placed:
+            sprite = _card(deck, card, lang, LAYOUT_CARD_WIDTH, theme)
+            image.paste(sprite, (px0 + x, cards_top + line * (ch + TILE_GAP)), sprite)
+        top += row_height(placed)
+    draw.line((px0, top + 4, px1, top + 4), fill=st["line"], width=2)
+    y = top + 12 + pitch // 2
     for k, (label, amount) in enumerate(summary.lines):
         last = k == len(summary.lines) - 1
-        size = 26 if last else 20
+        size = 24 if last else 20
         face = "bold" if last else "regular"
         colour = st["accent"] if summary.voided and not last else st["text"]
-        amount_w = _text(draw, (width - margin, y + 17), amount, "bold", size, st["text"], "rm")
+        amount_w = _text(draw, (px1, y), amount, "bold", size, st["text"], "rm", role="score")
         _text(
             draw,
-            (margin, y + 17),
+            (px0, y),
             label,
             face,
             size,
             colour,
             "lm",
-            limit=width - 2 * margin - amount_w - 20,
+            limit=px1 - px0 - amount_w - 20,
+            role="detail",
         )
-        y += 34
+        y += pitch
     return image
 
 
@@ -1135,49 +1452,94 @@ def render_round_result(
     return encode_png(image)
 
 
+def layout_fonts(layout: Layout, deck: Deck | None = None, **options: Any) -> FontReport:
+    """The smallest font size of each kind of text in a lay-out image (see
+    :func:`render_layout` for ``options``)."""
+    return font_report(lambda: draw_layout(layout, deck, **options))
+
+
 # -- the table -----------------------------------------------------------------------------
 
-TABLE_PAD = 16  # between a column's edge and its cards
-TABLE_HEAD_PAD = 10  # between a column's edge and its head
-PILE_LABEL_HEIGHT = 26
-PILE_AREA = 620  # a pile is squeezed to this height before it grows further
-MIN_FAN_STEP = 18
+TABLE_HEAD_H = 102  # the table's header: game, round and target; whose turn; the stock
+HEAD_H = 30  # a table row's head line: token, name, score, hand, status, pile size
+ROW_GAP = 6
+TOP_TILE_RING = 3  # the top card of a pile is ringed: swaps take cards from the top
 
 
 @dataclass(frozen=True, slots=True)
-class Column:
-    """One column of the table image: a player's pile, a pile of nobody, or the stock."""
+class PileRow:
+    """One row of the table image: a player's pile or a pile of nobody (2-3 players)."""
 
-    kind: str  # "seat", "extra" or "stock"
-    index: int
-    cards: tuple[str, ...]  # bottom to top (empty for the stock)
-    count: int  # cards in it
+    kind: str  # "seat" or "extra"
+    index: int  # the seat, or the extra pile's index
+    cards: tuple[str, ...]  # bottom to top
+
+    @property
+    def count(self) -> int:
+        """Cards in the pile."""
+        return len(self.cards)
 
 
-def table_columns(state: CardState) -> list[Column]:
-    """The columns of the table image, from the public :func:`table_view`."""
+def table_rows(state: CardState) -> list[PileRow]:
+    """The rows of the table image, from the public :func:`table_view`."""
     view = table_view(state)
-    columns = [Column("seat", s, tuple(p), len(p)) for s, p in enumerate(view["piles"])]
-    columns += [Column("extra", k, tuple(p), len(p)) for k, p in enumerate(view["extra_piles"])]
-    if state.table.has_stock:
-        columns.append(Column("stock", 0, (), view["stock"]))
-    return columns
+    rows = [PileRow("seat", s, tuple(p)) for s, p in enumerate(view["piles"])]
+    rows += [PileRow("extra", k, tuple(p)) for k, p in enumerate(view["extra_piles"])]
+    return rows
 
 
-def fit_pile_label(text: str) -> Fitted:
-    """The head of a pile of nobody or of the stock, on one line across its column."""
-    width = TABLE_CARD_WIDTH + 2 * (TABLE_PAD - TABLE_HEAD_PAD)
-    return fit_text(
-        text, width, PILE_LABEL_HEIGHT, face="bold", max_size=17, min_size=9, max_lines=1
-    )
+def extra_pile_name(lab: CardLabels, index: int, players: int) -> str:
+    """A pile of nobody as the rulebook counts it: with 2 players the 3rd and 4th
+    Tauschstapel, with 3 players the 4th (the players' own piles come first)."""
+    return lab.text("extra_pile", n=players + index + 1)
 
 
-def fan_step(count: int, width: int = TABLE_CARD_WIDTH, area: int = PILE_AREA) -> int:
-    """How far apart the cards of a fanned pile of ``count`` cards are drawn."""
-    g = card_geometry(width)
-    if count <= 1:
-        return g.fan_step
-    return max(MIN_FAN_STEP, min(g.fan_step, (area - g.height) // (count - 1)))
+def pile_lines(count: int) -> int:
+    """How many lines of cards a pile of ``count`` takes (an empty pile: one)."""
+    return max(1, -(-count // TILES_PER_LINE))
+
+
+def _row_height(count: int, over: bool = False) -> int:
+    if over:  # the final standings: head lines only
+        return 2 * ROW_PAD + HEAD_H
+    lines = pile_lines(count)
+    return 2 * ROW_PAD + HEAD_H + 4 + lines * tile_height() + (lines - 1) * TILE_GAP
+
+
+def tile_positions(count: int, left: int, top: int) -> list[tuple[int, int]]:
+    """Where the cards of a pile go, bottom card first: left to right, then the next line."""
+    step_x, step_y = TABLE_CARD_WIDTH + TILE_GAP, tile_height() + TILE_GAP
+    return [
+        (left + (k % TILES_PER_LINE) * step_x, top + (k // TILES_PER_LINE) * step_y)
+        for k in range(count)
+    ]
+
+
+def _status(view: dict[str, Any], names: list[str], lab: CardLabels) -> tuple[int | None, str, str]:
+    """Whose the header's token is, what it says in bold, and the detail after it."""
+    if view["phase"] == "over":
+        mover = view["winners"][0] if view["winners"] else None
+        return mover, lab.text("winners", names=", ".join(names[s] for s in view["winners"])), ""
+    if view["phase"] == "bonus" and view["ender"] is not None:
+        mover = view["ender"]
+        return mover, lab.text("laid_out", name=names[mover]), lab["phase"]["bonus"]
+    mover = view["current"]
+    detail = lab["phase"].get(view["phase"], view["phase"])
+    others = [s for s in view["waiting_for"] if s != mover]
+    if others:
+        detail += " · " + lab.text("waiting", names=", ".join(names[s] for s in others))
+    return mover, lab.text("to_move", name=names[mover]), detail
+
+
+def _seat_mark(view: dict[str, Any], seat: int, lab: CardLabels, st: CardStyle) -> tuple[str, RGB]:
+    """What a player still has to do (discard, choose a card to pass), or nothing."""
+    if view["owe"][seat]:
+        return lab.count("owes", view["owe"][seat]), st["accent"]
+    if view["phase"] == "pass" and view["passed"][seat]:
+        return lab["passed"], st["good"]
+    if view["phase"] == "over" and seat in view["winners"]:
+        return lab["won"], st["good"]
+    return "", st["text"]
 
 
 def draw_table(state: CardState, *, lang: str = "de", theme: str = "light") -> Image.Image:
@@ -1187,123 +1549,150 @@ def draw_table(state: CardState, *, lang: str = "de", theme: str = "light") -> I
     st = card_style(theme)
     lab = card_labels(lang)
     names = [printable(p.name) for p in state.players]
-    initials = player_initials([p.name for p in state.players])
-    columns = table_columns(state)
-    g = card_geometry(TABLE_CARD_WIDTH)
-    cw, ch = g.width, g.height
-    margin, pad, head_pad, col_gap = 24, TABLE_PAD, TABLE_HEAD_PAD, 12
-    col_w = cw + 2 * pad
-    n = len(columns)
-    width = max(820, 2 * margin + n * col_w + (n - 1) * col_gap)
-    head_h = 92
-    col_head = 120
-    pile_heights = []
-    for col in columns:
-        count = len(col.cards) if col.kind != "stock" else min(col.count, 1)
-        pile_heights.append(ch + max(0, count - 1) * fan_step(count) if count else ch)
-    pile_h = max(pile_heights, default=ch) + (8 if any(c.kind == "stock" for c in columns) else 0)
-    height = margin + head_h + col_head + pile_h + 2 * pad + margin
+    rows = table_rows(state)
+    width = DRAWN_WIDTH
+    x0, x1 = MARGIN, width - MARGIN
+    over = view["phase"] == "over"
+    if over:  # the final standings: who won, each player's score; no piles any more
+        rows = [r for r in rows if r.kind == "seat"]
+    head_h = TABLE_HEAD_H - (28 if over else 0)
+    body = sum(_row_height(r.count, over) for r in rows) + ROW_GAP * (len(rows) - 1)
+    height = MARGIN + head_h + body + MARGIN
     image = Image.new("RGB", (width, height), st["felt"])
     draw = ImageDraw.Draw(image)
 
-    # Header: title and round; whose turn (or who won) and what happens; the target.
-    y = margin
-    round_text = lab.text("round", n=view["round"])
-    round_w = _text(draw, (width - margin, y + 16), round_text, "bold", 22, st["text_muted"], "rm")
+    # Header: the game, round and target; whose turn and what happens, the stock; how a
+    # pile reads and who dealt.
+    y = MARGIN + 17
+    right = lab.text("round", n=view["round"]) + " · "
+    right += lab.text("target", amount=money(view["target"], deck, lang))
+    right_w = _text(draw, (x1, y), right, "bold", 20, st["text_muted"], "rm", role="heading")
     _text(
         draw,
-        (margin, y + 16),
+        (x0, y),
         lab["game"],
         "bold",
-        28,
+        24,
         st["title"],
         "lm",
-        limit=width - 2 * margin - round_w - 20,
+        limit=x1 - x0 - right_w - 16,
+        role="heading",
     )
-    y += 46
-    target = lab.text("target", amount=money(view["target"], deck, lang))
-    target_w = _text(draw, (width - margin, y + 16), target, "bold", 20, st["text"], "rm")
-    x = margin
-    if view["phase"] == "over":
-        mover = view["winners"][0] if view["winners"] else None
-        status = lab.text("winners", names=", ".join(names[s] for s in view["winners"]))
-        detail = ""
-    elif view["phase"] == "bonus" and view["ender"] is not None:
-        mover = view["ender"]
-        status = lab.text("laid_out", name=names[mover])
-        detail = lab["phase"]["bonus"]
-    else:
-        mover = view["current"]
-        status = lab.text("to_move", name=names[mover])
-        detail = lab["phase"].get(view["phase"], view["phase"])
-        others = [s for s in view["waiting_for"] if s != mover]
-        if others:
-            detail += " · " + lab.text("waiting", names=", ".join(names[s] for s in others))
+    y += 34
+    mover, status, detail = _status(view, names, lab)
+    x = x0
     if mover is not None:
-        sprite = sprites.token(st.pal.player(mover), initials[mover], 26, st["highlight"])
-        _paste(image, sprite, (x + sprite.width / 2, y + 16))
-        x += sprite.width + 8
-    limit = width - margin - target_w - 24 - x
-    used = _text(draw, (x, y + 16), status, "bold", 21, st["text"], "lm", limit=limit)
-    if detail and used + 40 < limit:
+        x += _token(image, mover, st, (x + 16, y), 28, halo=view["phase"] != "over") + 6
+    limit = x1 - x
+    used = _text(draw, (x, y), status, "bold", 22, st["text"], "lm", limit=limit, role="status")
+    if detail and used + 60 < limit:
         _text(
             draw,
-            (x + used, y + 16),
-            "  · " + detail,
+            (x + used, y),
+            " · " + detail,
             "regular",
             18,
             st["text_muted"],
             "lm",
             limit=limit - used,
+            role="status",
+        )
+    y += 31
+    facts = []
+    if over:
+        facts = []  # nothing left to explain: the legend line is left out
+    elif state.table.has_stock:
+        facts.append(f"{lab['stock']}: {lab.count('hand_size', view['stock'])}")
+    if not over:
+        facts.append(lab.text("dealer_is", name=names[view["dealer"]]))
+    facts_w = (
+        0
+        if over
+        else _text(
+            draw,
+            (x1, y),
+            " · ".join(facts),
+            "regular",
+            18,
+            st["text"],
+            "rm",
+            limit=(x1 - x0) * 2 // 3,
+            role="legend",
+        )
+    )
+    if not over:
+        _text(
+            draw,
+            (x0, y),
+            lab["pile_order"],
+            "regular",
+            18,
+            st["text_muted"],
+            "lm",
+            limit=x1 - x0 - facts_w - 16,
+            role="legend",
         )
 
-    # Columns.
-    left = (width - (n * col_w + (n - 1) * col_gap)) // 2
-    top = margin + head_h
-    bottom = height - margin
-    for k, col in enumerate(columns):
-        x0 = left + k * (col_w + col_gap)
-        x1 = x0 + col_w
-        current = col.kind == "seat" and view["phase"] != "over" and col.index == view["current"]
+    # A row per pile: the player (or the pile's name) above their cards in order.
+    top = MARGIN + head_h
+    for row in rows:
+        row_h = _row_height(row.count, over)
+        current = row.kind == "seat" and view["phase"] != "over" and row.index == view["current"]
+        won = row.kind == "seat" and view["phase"] == "over" and row.index in view["winners"]
+        marked = current or won
         draw.rounded_rectangle(
-            (x0, top, x1, bottom),
+            (x0, top, x1, top + row_h),
             12,
-            fill=st["row_current"] if current else st["centre_card"],
-            outline=st["highlight"] if current else st["centre_line"],
-            width=3 if current else 2,
+            fill=st["row_current"] if marked else st["centre_card"],
+            outline=st["highlight"] if marked else st["centre_line"],
+            width=3 if marked else 2,
         )
-        head = (x0 + head_pad, top + head_pad, x1 - head_pad, top + col_head)
-        if col.kind == "seat":
+        rx0, rx1 = x0 + ROW_PAD, x1 - ROW_PAD
+        cy = top + ROW_PAD + HEAD_H // 2
+        if row.kind == "seat":
             _draw_seat_head(
-                image, draw, view, col.index, head, names, initials, st, lab, deck, lang
+                image, draw, view, row.index, (rx0, cy, rx1), names, st, lab, deck, lang
             )
         else:
-            title = lab.text("extra_pile", n=col.index + 1) if col.kind == "extra" else lab["stock"]
-            box = (head[0], head[1] + 4, head[2], head[1] + 4 + PILE_LABEL_HEIGHT)
-            fitted = fit_pile_label(title)
-            draw_fitted(draw, fitted, box, st["text"], align="left")
-            count = lab.count("hand_size", col.count)
+            name = extra_pile_name(lab, row.index, len(state.players))
             _text(
                 draw,
-                (head[0], head[1] + 50),
-                count,
-                "regular",
-                15,
-                st["text_muted"],
+                (rx0, cy),
+                name,
+                "bold",
+                20,
+                st["text"],
                 "lm",
-                limit=head[2] - head[0],
+                limit=rx1 - rx0 - 120,
+                role="name",
             )
-        py = top + col_head + pad
-        if col.kind == "stock":
-            _draw_stock(image, draw, col.count, (x0 + pad, py), g, st, lab, theme)
-        elif not col.cards:
-            _draw_empty(draw, (x0 + pad, py), g, st, lab)
-        else:
-            step = fan_step(len(col.cards))
-            for j, card in enumerate(col.cards):
-                sprite = _card(deck, card, lang, cw, theme)
-                image.paste(sprite, (x0 + pad, py + j * step), sprite)
+            count = lab.count("hand_size", row.count)
+            _text(draw, (rx1, cy), count, "regular", 18, st["text_muted"], "rm", role="count")
+        if over:
+            top += row_h + ROW_GAP
+            continue
+        tiles_top = top + ROW_PAD + HEAD_H + 4
+        if not row.cards:
+            _draw_empty(draw, (rx0, tiles_top), st, lab)
+        spots = tile_positions(row.count, rx0, tiles_top)
+        for card, spot in zip(row.cards, spots, strict=True):
+            sprite = _tile(deck, card, lang, TABLE_CARD_WIDTH, theme)
+            image.paste(sprite, spot, sprite)
+        if spots:
+            tx, ty = spots[-1]
+            r = TOP_TILE_RING
+            draw.rounded_rectangle(
+                (tx - r, ty - r, tx + TABLE_CARD_WIDTH - 1 + r, ty + tile_height() - 1 + r),
+                _tile_radius(TABLE_CARD_WIDTH) + r,
+                outline=st["text"],
+                width=r,
+            )
+        top += row_h + ROW_GAP
     return image
+
+
+# Where the parts of a player's head line start (from the row's inner left edge).
+NAME_X, SCORE_RIGHT, DELTA_X, HAND_X, MARK_X = 36, 330, 342, 432, 540
 
 
 def _draw_seat_head(
@@ -1311,145 +1700,268 @@ def _draw_seat_head(
     draw: ImageDraw.ImageDraw,
     view: dict[str, Any],
     seat: int,
-    box: Box,
+    line: tuple[int, int, int],
     names: list[str],
-    initials: list[str],
     st: CardStyle,
     lab: CardLabels,
     deck: Deck,
     lang: str,
 ) -> None:
-    """A player's column head: token and name, score (and last round), hand size, status."""
-    x0, y0, x1, _ = box
-    d = 30
-    halo = st["highlight"] if seat == view["current"] and view["phase"] != "over" else None
-    sprite = sprites.token(st.pal.player(seat), initials[seat], d, halo)
-    _paste(image, sprite, (x0 + d / 2 + 1, y0 + 17))
+    """A player's head line: token and name, score (and the last round's points), hand
+    size, what they still have to do, and how many cards their pile holds."""
+    x0, cy, x1 = line
+    current = seat == view["current"] and view["phase"] != "over"
+    _token(image, seat, st, (x0 + 14, cy), 26, halo=current)
+    score = money(view["scores"][seat], deck, lang)
+    score_w = _text(draw, (x0 + SCORE_RIGHT, cy), score, "bold", 22, st["text"], "rm", role="score")
     _text(
         draw,
-        (x0 + d + 8, y0 + 17),
+        (x0 + NAME_X, cy),
         names[seat],
         "bold",
-        17,
+        20,
         st["text"],
         "lm",
-        limit=x1 - x0 - d - 8,
-    )
-    score = view["scores"][seat]
-    score_w = _text(
-        draw, (x0, y0 + 50), money(score, deck, lang), "bold", 19, st["text"], "lm", limit=x1 - x0
+        limit=SCORE_RIGHT - score_w - 14 - NAME_X,
+        role="name",
     )
     if view["round_scores"]:
-        # The last round's points, as large as the room beside the score allows.
         last = "+" + _number(view["round_scores"][-1][seat], lang)
-        room = x1 - x0 - score_w - 6
-        for size in range(14, 9, -1):
-            if font("regular", size).getlength(last) <= room:
-                _text(draw, (x1, y0 + 50), last, "regular", size, st["good"], "rm")
-                break
-    # Progress towards the target.
-    bar_y = y0 + 66
-    draw.rounded_rectangle((x0, bar_y, x1, bar_y + 6), 3, fill=st["progress_track"])
-    share = min(1.0, score / view["target"]) if view["target"] else 0.0
-    if share > 0:
-        draw.rounded_rectangle(
-            (x0, bar_y, x0 + max(6, round((x1 - x0) * share)), bar_y + 6), 3, fill=st["progress"]
-        )
-    dealer_w = 0
-    if seat == view["dealer"]:
-        dealer_w = _text(
+        _text(
             draw,
-            (x1, y0 + 86),
-            lab["dealer"],
-            "bold",
-            13,
-            st["text_muted"],
-            "rm",
-            limit=(x1 - x0) // 2,
+            (x0 + DELTA_X, cy),
+            last,
+            "regular",
+            18,
+            st["good"],
+            "lm",
+            limit=HAND_X - DELTA_X - 8,
+            role="score",
         )
-    hand = lab.count("hand_size", view["hand_sizes"][seat])
-    _text(
-        draw,
-        (x0, y0 + 86),
-        hand,
-        "regular",
-        14,
-        st["text_muted"],
-        "lm",
-        limit=x1 - x0 - dealer_w - 6,
-    )
-    if view["owe"][seat]:
-        mark, colour = lab.count("owes", view["owe"][seat]), st["accent"]
-    elif view["phase"] == "pass" and view["passed"][seat]:
-        mark, colour = lab["passed"], st["good"]
-    else:
-        return
-    _text(draw, (x0, y0 + 104), mark, "bold", 14, colour, "lm", limit=x1 - x0)
+    mark, colour = _seat_mark(view, seat, lab, st)
+    count_w = 0
+    if view["phase"] != "over":  # the final standings need no hands and piles
+        hand = lab.text("hand_count", n=view["hand_sizes"][seat])
+        _text(
+            draw,
+            (x0 + HAND_X, cy),
+            hand,
+            "regular",
+            18,
+            st["text"],
+            "lm",
+            limit=MARK_X - HAND_X - 8,
+            role="count",
+        )
+        count = lab.count("hand_size", len(view["piles"][seat]))
+        count_w = _text(draw, (x1, cy), count, "regular", 18, st["text_muted"], "rm", role="count")
+    if mark:
+        _text(
+            draw,
+            (x0 + MARK_X, cy),
+            mark,
+            "bold",
+            18,
+            colour,
+            "lm",
+            limit=x1 - count_w - 10 - x0 - MARK_X,
+            role="status",
+        )
 
 
 def _draw_empty(
-    draw: ImageDraw.ImageDraw, at: tuple[int, int], g: CardGeometry, st: CardStyle, lab: CardLabels
+    draw: ImageDraw.ImageDraw, at: tuple[int, int], st: CardStyle, lab: CardLabels
 ) -> None:
+    """An empty pile: the outline of a card's band with "leer"."""
     x, y = at
     draw.rounded_rectangle(
-        (x, y, x + g.width - 1, y + g.height - 1), g.radius, outline=st["empty_pile"], width=2
+        (x, y, x + TABLE_CARD_WIDTH - 1, y + tile_height() - 1),
+        _tile_radius(TABLE_CARD_WIDTH),
+        outline=st["empty_pile"],
+        width=2,
     )
     _text(
         draw,
-        (x + g.width / 2, y + g.height / 2),
+        (x + TABLE_CARD_WIDTH / 2, y + tile_height() / 2),
         lab["empty"],
         "regular",
-        16,
+        18,
         st["text_muted"],
         "mm",
-        limit=g.width - 8,
+        limit=TABLE_CARD_WIDTH - 8,
+        role="count",
     )
-
-
-def _draw_stock(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    count: int,
-    at: tuple[int, int],
-    g: CardGeometry,
-    st: CardStyle,
-    lab: CardLabels,
-    theme: str,
-) -> None:
-    """The stock face down, as a small stack (thicker with more cards), and its count."""
-    x, y = at
-    if count == 0:
-        _draw_empty(draw, at, g, st, lab)
-        return
-    back = card_back(g.width, theme)
-    layers = min(4, 1 + (count - 1) // 8)
-    for k in range(layers):
-        off = (layers - 1 - k) * 3
-        image.paste(back, (x + off, y + off), back)
-    cx = x + g.width / 2 + (layers - 1) * 3
-    cy = y + g.height * 0.78
-    f = font("bold", 26)
-    text = str(count)
-    w = round(f.getlength(text))
-    draw.rounded_rectangle(
-        (cx - w / 2 - 10, cy - 18, cx + w / 2 + 10, cy + 18),
-        18,
-        fill=st["centre_card"],
-        outline=st["line"],
-        width=2,
-    )
-    draw.text((cx, cy), text, font=f, fill=st["text"], anchor="mm")
 
 
 def render_table(state: CardState, *, lang: str = "de", theme: str = "light") -> bytes:
-    """The public table as PNG bytes.
+    """The public table as PNG bytes, 800 px wide (for a ~400 px phone display).
 
-    A column per player: token, name, score (and the last round's points), progress
-    towards the target, hand size, dealer, who still owes a discard or has chosen a
-    card to pass; below it their face-up pile fanned from the bottom card (top) to the
-    top card (fully visible at the bottom), so the order stays readable. Then the piles
-    of nobody (2-3 players) and the stock face down with its count (2-4 players). The
-    header says the round, whose turn it is and what happens (or who won), and the
-    target. Drawn from :func:`bot.cardgame.view.table_view` only.
+    The header says the game, the round and the target, whose turn it is and what
+    happens (or who won), the stock's size (2-4 players) and who dealt. Then a row per
+    face-up pile: a player's token, name, score (and the last round's points), hand size,
+    what they still have to do (discard, choose a card to pass) and their pile's size,
+    above the pile's cards, each shown by its header band, from the bottom card (left)
+    to the top card (ringed), six to a line; then the piles of nobody (2-3 players).
+    Drawn from :func:`bot.cardgame.view.table_view` only.
     """
     return encode_png(draw_table(state, lang=lang, theme=theme))
+
+
+def table_fonts(state: CardState, *, lang: str = "de", theme: str = "light") -> FontReport:
+    """The smallest font size of each kind of text in the table image."""
+    return font_report(lambda: draw_table(state, lang=lang, theme=theme))
+
+
+# -- alt text: what each image shows, as a sentence ----------------------------------------
+
+
+def _clip(text: str, limit: int | None = None) -> str:
+    """``text`` cut at a word to at most ``limit`` (ALT_MAX) characters, with an ellipsis."""
+    limit = ALT_MAX if limit is None else limit
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if " " in cut[limit // 2 :]:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:") + "…"
+
+
+def _names(deck: Deck, cards: Sequence[str], lang: str) -> str:
+    return ", ".join(_card_name(deck, c, lang) for c in cards)
+
+
+def _pile_text(deck: Deck, cards: Sequence[str], lang: str, keep: int | None) -> str:
+    """A pile bottom to top; with ``keep`` only its top ``keep`` cards, the rest counted."""
+    lab = card_labels(lang)
+    if not cards:
+        return lab["empty"]
+    if keep is None or len(cards) <= keep:
+        return _names(deck, cards, lang)
+    return lab.text("alt_below", n=len(cards) - keep) + ", " + _names(deck, cards[-keep:], lang)
+
+
+def describe_table(state: CardState, *, lang: str = "de") -> str:
+    """The table image as a sentence (its alt text, at most 1024 characters).
+
+    The round, target, whose turn, the stock, then each pile with its player's score,
+    hand size and what they still do; the piles' cards bottom to top (long piles: the top
+    cards, the rest counted). Only :func:`table_view` is read: no hand is named.
+    """
+    view = table_view(state)
+    deck = state.deck
+    lab = card_labels(lang)
+    names = [printable(p.name) for p in state.players]
+    mover, status, detail = _status(view, names, lab)
+    head = [
+        f"{lab['game']}, {lab.text('round', n=view['round'])}, "
+        + lab.text("target", amount=money(view["target"], deck, lang)),
+        status + (f" ({detail})" if detail else ""),
+    ]
+    if state.table.has_stock:
+        head.append(f"{lab['stock']}: {lab.count('hand_size', view['stock'])}")
+    head.append(lab.text("dealer_is", name=names[view["dealer"]]))
+    head.append(lab["alt_piles"])
+    st = card_style("light")
+
+    if view["phase"] == "over":  # the final standings, as the picture shows them
+        scores = [f"{names[s]}: {money(view['scores'][s], deck, lang)}" for s in range(len(names))]
+        return _clip(". ".join(head[:2] + scores) + ".")
+
+    def piles(keep: int | None) -> list[str]:
+        parts = []
+        for row in table_rows(state):
+            cards = _pile_text(deck, row.cards, lang, keep)
+            if row.kind == "extra":
+                parts.append(f"{extra_pile_name(lab, row.index, len(names))}: {cards}")
+                continue
+            seat = row.index
+            about = [
+                money(view["scores"][seat], deck, lang),
+                lab.text("hand_count", n=view["hand_sizes"][seat]),
+            ]
+            mark, _ = _seat_mark(view, seat, lab, st)
+            if mark:
+                about.append(mark)
+            parts.append(f"{names[seat]} ({', '.join(about)}): {cards}")
+        return parts
+
+    for keep in (None, 8, 5, 3, 1, 0):
+        text = ". ".join(head + piles(keep)) + "."
+        if len(text) <= ALT_MAX:
+            return text
+    return _clip(text)
+
+
+def describe_hand(state: CardState, seat: int, *, lang: str = "de") -> str:
+    """The hand image of ``seat`` as a sentence (private: only for that player).
+
+    The number of cards, each cluster with its cards, the suggested lay-out's value,
+    what is still to do and the ender's Prämie; at most 1024 characters.
+    """
+    view = hand_view(state, seat)
+    deck = state.deck
+    lab = card_labels(lang)
+    parts = [f"{lab['hand_title']}, {lab.count('hand_size', len(view['hand']))}"]
+    for cl in _clusters(view, deck, lang, "light"):
+        caption = cl.caption.replace(" ✓", ", " + lab["complete"])
+        parts.append(f"{caption}: {_names(deck, cl.cards, lang)}")
+    if view["suggestion_value"] is not None:
+        value = money(view["suggestion_value"], deck, lang)
+        framed = " (" + lab["alt_framed"] + ")" if _framed(view) else ""
+        parts.append(lab.text("suggestion", value=value) + framed)
+    elif view["hand"]:
+        parts.append(lab["no_suggestion"])
+    parts += _hand_notes(view, deck, lang)
+    if view["bonus_cards"]:
+        parts.append(f"{lab['bonus_cards']}: {_names(deck, view['bonus_cards'], lang)}")
+    return _clip(". ".join(parts) + ".")
+
+
+def describe_layout(
+    layout: Layout,
+    deck: Deck | None = None,
+    *,
+    lang: str = "de",
+    title: str | None = None,
+    mr_monopoly_bonus: int = 0,
+    token_includes_hotel: bool = True,
+    voided: bool = False,
+) -> str:
+    """A lay-out image as a sentence: each row's cards and worth, then the totals."""
+    deck = deck or load_deck()
+    lab = card_labels(lang)
+    summary = layout_summary(
+        layout,
+        deck,
+        lang=lang,
+        mr_monopoly_bonus=mr_monopoly_bonus,
+        token_includes_hotel=token_includes_hotel,
+        voided=voided,
+    )
+    parts = [printable(title) if title else lab["layout_title"]]
+    if not summary.rows:
+        parts.append(lab["empty_layout"])
+    for row in summary.rows:
+        cards = _names(deck, [c for s in row.sections for c in s], lang)
+        worth = money(row.value, deck, lang) + (f" ({row.detail})" if row.detail else "")
+        parts.append(f"{row.label}: {cards} – {worth}")
+    parts.append(", ".join(f"{label} {amount}".strip() for label, amount in summary.lines))
+    return _clip(". ".join(parts) + ".")
+
+
+def describe_round_result(state: CardState, seat: int, *, lang: str = "de") -> str:
+    """The round-result image of ``seat`` (:func:`render_round_result`) as a sentence."""
+    result = state.last_round
+    if not result:
+        raise ValueError("no round has been scored yet")
+    row = result["players"][seat]
+    lab = card_labels(lang)
+    return describe_layout(
+        row["layout"],
+        state.deck,
+        lang=lang,
+        title=lab.text("result_title", name=printable(state.players[seat].name), n=result["round"]),
+        mr_monopoly_bonus=row["mr_monopoly_bonus"],
+        token_includes_hotel=state.rules.token_includes_hotel,
+        voided=row["voided"],
+    )

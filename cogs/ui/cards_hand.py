@@ -1,5 +1,10 @@
 """MONOPOLY Das Kartenspiel: a player's private hand with everything they may do now, and
-the steps of laying out one's own choice of cards."""
+the steps of laying out one's own choice of cards.
+
+The hand message shows the hand as its grouped picture (``hand.png``, from
+:func:`cogs.ui.cards_table.hand_file`) from the moment it is opened; its text adds only
+what the picture does not show: one's own Tauschstapel and the suggested lay-out.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +17,14 @@ from bot.cardgame import CardState, best_layout, legal_actions
 from bot.cardgame.cards import GO, HOTEL, HOUSE, MR_MONOPOLY, PROPERTY, TOKEN, WILD
 from bot.engine.errors import IllegalAction
 from bot.i18n import t
-from cogs.ui.cards_table import TABLE_COLOUR, card_name, cards_text, layout_text
+from cogs.ui.cards_table import (
+    HAND_IMAGE,
+    TABLE_COLOUR,
+    card_name,
+    cards_text,
+    group_name,
+    layout_text,
+)
 from cogs.ui.drafts import Draft
 from cogs.ui.ids import PanelButton, PanelSelect, clip
 from cogs.ui.widgets import explain, page_buttons
@@ -32,13 +44,19 @@ def hand_message(
     note: str | None = None,
     first: str | None = None,
 ) -> dict[str, Any]:
-    """A player's hand, privately, with a control for everything they may do now."""
+    """A player's hand, privately, with a control for everything they may do now.
+
+    The embed shows the hand's picture: send it with :func:`~cogs.ui.cards_table.hand_file`
+    (``file=`` in a reply, ``attachments=[…]`` in an edit). Its text is what just happened
+    (``note``), one's own Tauschstapel and the suggested lay-out.
+    """
     player = state.players[seat]
     embed = discord.Embed(title=t(lang, "cards.hand_title", name=player.name), colour=TABLE_COLOUR)
-    embed.description = (note + "\n\n" if note else "") + cards_text(state, list(player.hand))
+    embed.description = note
     embed.add_field(
-        name=t(lang, "cards.own_pile"), value=cards_text(state, list(state.piles[seat]))
+        name=t(lang, "cards.own_pile"), value=cards_text(state, list(state.piles[seat]), lang)
     )
+    embed.set_image(url=f"attachment://{HAND_IMAGE}")
     view = discord.ui.View(timeout=None)
     actions = legal_actions(state, seat)
     kinds = {a["type"] for a in actions}
@@ -59,13 +77,13 @@ def hand_message(
         )
         embed.add_field(
             name=t(lang, "cards.suggestion"),
-            value=clip(layout_text(state, suggestion), 1000),
+            value=clip(layout_text(state, suggestion, lang), 1000),
             inline=False,
         )
     if first is not None and first not in state.players[seat].hand:
         first = None
     if first is not None:
-        embed.add_field(name=t(lang, "cards.first_chosen"), value=card_name(state, first))
+        embed.add_field(name=t(lang, "cards.first_chosen"), value=card_name(state, first, lang))
     swaps = _swap_options(state, seat, actions, lang, first)
     if swaps:
         view.add_item(
@@ -80,7 +98,7 @@ def hand_message(
             PanelSelect(
                 game,
                 "c_first",
-                options=_card_options(state, firsts),
+                options=_card_options(state, firsts, lang),
                 placeholder=t(lang, "cards.first_placeholder"),
                 row=4,
             )
@@ -91,7 +109,7 @@ def hand_message(
             PanelSelect(
                 game,
                 "c_discard",
-                options=_card_options(state, hand),
+                options=_card_options(state, hand, lang),
                 placeholder=t(lang, "cards.discard_placeholder", count=owed),
                 min_values=owed,
                 max_values=owed,
@@ -103,7 +121,7 @@ def hand_message(
             PanelSelect(
                 game,
                 "c_pass",
-                options=_card_options(state, hand),
+                options=_card_options(state, hand, lang),
                 placeholder=t(lang, "cards.pass_placeholder"),
                 row=2,
             )
@@ -113,7 +131,7 @@ def hand_message(
             PanelSelect(
                 game,
                 "c_custom",
-                options=_card_options(state, hand),
+                options=_card_options(state, hand, lang),
                 placeholder=t(lang, "cards.custom_placeholder"),
                 min_values=1,
                 max_values=min(len(hand), SELECT_MAX),
@@ -123,9 +141,9 @@ def hand_message(
     return {"embed": embed, "view": view}
 
 
-def _card_options(state: CardState, cards: list[str]) -> list[discord.SelectOption]:
+def _card_options(state: CardState, cards: list[str], lang: str) -> list[discord.SelectOption]:
     return [
-        discord.SelectOption(label=clip(card_name(state, c), 100), value=c)
+        discord.SelectOption(label=clip(card_name(state, c, lang), 100), value=c)
         for c in cards[:SELECT_MAX]
     ]
 
@@ -148,7 +166,8 @@ def _swap_options(
             value = f"s-{action['target']}-{action['count']}"
         elif action["type"] == "swap_extra":
             key = "cards.swap_extra_stock" if action["stock"] else "cards.swap_extra"
-            label = t(lang, key, number=action["pile"] + 1)
+            # Numbered as the rulebook and the table picture count: after the players' own.
+            label = t(lang, key, number=len(state.players) + action["pile"] + 1)
             value = f"x-{action['pile']}-{int(action['stock'])}"
         else:
             continue
@@ -247,13 +266,13 @@ def assign_message(game: int, state: CardState, draft: LayoutDraft, lang: str) -
     embed = discord.Embed(
         title=title + (f" ({draft.page + 1}/{pages})" if pages > 1 else ""), colour=TABLE_COLOUR
     )
-    embed.description = cards_text(state, draft.cards)
+    embed.description = cards_text(state, draft.cards, lang)
     view = discord.ui.View(timeout=None)
     for row, key in enumerate(keys[first : first + ASSIGN_PAGE]):
-        what = t(lang, "cards.buildings") if key == "buildings" else card_name(state, key)
+        what = t(lang, "cards.buildings") if key == "buildings" else card_name(state, key, lang)
         options = [
             discord.SelectOption(
-                label=clip(deck.group(g).name, 100),
+                label=clip(group_name(state, g, lang), 100),
                 value=g,
                 default=draft.assign.get(key, groups[0]) == g,
             )

@@ -1,8 +1,9 @@
 """MONOPOLY Das Kartenspiel in Discord: a lobby, the table, private hands, whole rounds.
 
 Each move is made the way a player makes it: "🂠 Meine Hand" on the table message opens
-the hand privately, then a button or a select in it. Which move is the engine's simple
-player's choice (so rounds end), made through those controls.
+the hand privately (as its picture at once), then a button or a select in it. Which move
+is the engine's simple player's choice (so rounds end), made through those controls.
+Every picture the game posts carries its alt text.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from bot.cardgame import CardState, SimpleCardPlayer, legal_actions, waiting_for
 from bot.cardgame.game import new_game
 from bot.i18n import t
 from cogs.ui.cards_hand import LayoutDraft, assign_message
+from render.cards import describe_hand, describe_round_result, describe_table
 from tests.discord.helpers import Member, Table, embed_text, fresh, private_reply
 
 pytest_plugins = ["tests.discord.helpers"]
@@ -50,11 +52,20 @@ async def card_state(table: Table, game: int) -> CardState:
 
 
 async def open_hand(table: Table, game: int, member: Member) -> Any:
-    """``member`` opens their hand from the table message; the private hand message."""
+    """``member`` opens their hand from the table message; the private hand message, which
+    shows the hand's picture from the first moment."""
     row = await table.row(game)
     result = await member.click(table.message(row.settings["table_message"]), label="🂠 Meine Hand")
     assert result.ephemeral, "the hand is not private"
-    return result.response
+    hand = result.response
+    assert [a.filename for a in hand.attachments] == ["hand.png"], "the hand has no picture"
+    assert hand.embeds[0].image.url.endswith("hand.png")
+    return hand
+
+
+def alt_texts(message: Any) -> dict[str, str]:
+    """Each attachment's alt text (``discord.File(description=…)``) by file name."""
+    return {a.filename: a.description or "" for a in message.attachments}
 
 
 async def make_move(table: Table, game: int, members: list[Member]) -> None:
@@ -108,11 +119,17 @@ async def test_a_whole_round_through_the_hands(table: Table, count: int) -> None
     assert "Abnahmestapel" in embed_text(posted)
     assert [a.filename for a in posted.attachments] == ["table.png"]  # the table as an image
     state = await play_a_round(table, game, members)
-    results = [m for m in table.bot_messages() if m.embeds and "Abrechnung" in m.embeds[0].title]
+    title = t("de", "cards.round_title", round=1)
+    results = [m for m in table.bot_messages() if m.embeds and m.embeds[0].title == title]
     assert results, "no round result was posted"
     text = embed_text(results[0])
     assert all(member.name in text for member in members)
     assert len(results[0].attachments) == count  # every player's lay-out as an image
+    alts = alt_texts(results[0])
+    for seat, member in enumerate(members):  # each lay-out says whose it is and its total
+        alt = alts[f"round-{seat + 1}.png"]
+        assert alt == describe_round_result(state, seat) and member.name in alt
+        assert 0 < len(alt) <= 1024 and "Gesamt" in alt
     assert sum(p.score for p in state.players) > 0
 
 
@@ -470,3 +487,77 @@ async def test_a_card_player_is_told_by_dm_when_their_turn_begins(table: Table) 
     assert all(link + str(row.settings["table_message"]) in text for text in told)
     assert len(told) == len(bob_turns)
     assert table.alice.user.dm_channel is None or not list(table.alice.user.dm_channel.history())
+
+
+async def test_every_picture_says_what_it_shows(table: Table) -> None:
+    """The table picture's alt text says the round, whose turn, the stock, each player's
+    score and hand size and the piles, in the game's language, never a hand's cards; a
+    hand's picture lists its cards in the player's own language (Bob reads English)."""
+    table.set_locale(table.bob, "en-US")
+    game = await start_card_game(table, [table.alice, table.bob])
+    state = await card_state(table, game)
+    posted = table.message((await table.row(game)).settings["table_message"])
+    alt = alt_texts(posted)["table.png"]
+    assert alt == describe_table(state, lang="de") and len(alt) <= 1024
+    current = state.players[state.current].name
+    assert "Runde 1" in alt and f"Am Zug: {current}" in alt and "Abnahmestapel: " in alt
+    for player, pile in zip(state.players, state.piles, strict=True):
+        assert f"{player.name} (0 €, Hand: {len(player.hand)})" in alt
+        assert state.deck.card(pile[-1]).name in alt  # each pile's top card
+    hidden = {state.deck.card(c).name for p in state.players for c in p.hand}
+    shown = {state.deck.card(c).name for pile in state.piles + state.extra_piles for c in pile}
+    streets = {n for n in hidden - shown if "straße" in n or "platz" in n or "allee" in n}
+    assert streets and not any(name in alt for name in streets)
+
+    for member, seat in ((table.alice, 0), (table.bob, 1)):
+        hand = await open_hand(table, game, member)
+        text = alt_texts(hand)["hand.png"]
+        lang = "en" if member is table.bob else "de"
+        assert text == describe_hand(state, seat, lang=lang) and len(text) <= 1024
+        assert text.startswith("Your hand" if lang == "en" else "Deine Hand")
+
+
+async def test_text_and_picture_use_the_same_words(table: Table) -> None:
+    """ "Zusätzlicher Stapel" in the text but "Tauschstapel" in the picture is gone: the
+    piles of nobody are the 3rd and 4th Tauschstapel in the swap menu, the event lines and
+    the picture alike, as the rulebook counts them."""
+    from render.cards import card_labels, extra_pile_name
+
+    game = await start_card_game(table, [table.alice, table.bob])
+    state = await card_state(table, game)
+    member = table.member(state.players[state.current].id)
+    hand = await open_hand(table, game, member)
+    labels = [
+        option["label"]
+        for row in hand.components
+        for child in row.get("components", [])
+        if ":c_swap" in str(child.get("custom_id", ""))
+        for option in child.get("options", [])
+    ]
+    picture = [extra_pile_name(card_labels("de"), k, 2) for k in (0, 1)]
+    assert picture == ["3. Tauschstapel", "4. Tauschstapel"]
+    assert t("de", "cards.swap_extra", number=3) in labels
+    assert all(any(name in label for label in labels) for name in picture)
+    assert t("de", "cards.extra_pile", number=3) == picture[0]
+    assert t("en", "cards.extra_pile", number=4) == extra_pile_name(card_labels("en"), 1, 2)
+    assert "Zusätzlich" not in embed_text(hand) + " ".join(labels)
+    await member.select(hand, ["x-0-0"], custom_id=select_id(hand, "c_swap"))
+    lines = (await table.row(game)).settings["card_lines"]
+    assert any("mit dem 3. Tauschstapel" in line for line in lines), lines
+
+
+def test_messages_name_cards_as_the_pictures_do() -> None:
+    """A card's name in a message is its picture's, in the reader's language: "2. Haus" /
+    "2nd house", "Ereigniskarte" / "Chance"; group names likewise ("Gelb" / "Yellow")."""
+    from cogs.ui.cards_table import card_name, layout_text
+    from render.cards import card_title
+
+    state = new_game([("1", "a"), ("2", "b")], seed=1)
+    for lang, house, wild in (("de", "2. Haus", "Ereigniskarte"), ("en", "2nd house", "Chance")):
+        assert (
+            card_name(state, "house2-1", lang) == house == card_title(state.deck, "house2-1", lang)
+        )
+        assert card_name(state, "wild-1", lang) == wild
+    layout = {"groups": [{"group": "yellow", "cards": list(state.deck.group("yellow").cards)}]}
+    assert layout_text(state, layout, "en").startswith("**Yellow**: Lessingstraße")
+    assert layout_text(state, layout, "de").startswith("**Gelb**: Lessingstraße")

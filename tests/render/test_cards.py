@@ -34,36 +34,56 @@ from bot.cardgame.view import card_info, hand_view  # noqa: E402
 from render import cards as cards_module  # noqa: E402
 from render.assets import palette  # noqa: E402
 from render.cards import (  # noqa: E402
+    ALT_MAX,
+    CAPTION_MAX_H,
     CARD_WIDTH,
+    DISPLAY_WIDTH,
+    DRAWN_WIDTH,
     HAND_CARD_WIDTH,
+    HAND_CLUSTER_GAP,
     LAYOUT_CARD_WIDTH,
     MAX_WIDTH,
+    MIN_DISPLAY_PX,
     TABLE_CARD_WIDTH,
+    TEXT_MIN,
+    FontReport,
     card_face,
     card_geometry,
     card_labels,
     card_style,
     card_texts,
+    describe_hand,
+    describe_layout,
+    describe_round_result,
+    describe_table,
     draw_hand,
     draw_table,
-    fan_step,
+    extra_pile_name,
     fit_caption,
-    fit_pile_label,
     hand_clusters,
+    hand_fonts,
+    layout_fonts,
     layout_summary,
     render_card,
     render_hand,
     render_layout,
     render_round_result,
     render_table,
-    table_columns,
+    table_fonts,
+    table_rows,
+    tile_face_width,
+    tile_height,
+    tile_positions,
 )
 from render.png import encode_png  # noqa: E402
 from tests.cardgame.conftest import WORKED_EXAMPLE, act, arrange, game  # noqa: E402
 from tests.cardgame.test_rounds import EXAMPLE, worked_example_game  # noqa: E402
 
 DECK = load_deck()
-WIDTHS = (CARD_WIDTH, TABLE_CARD_WIDTH, HAND_CARD_WIDTH, LAYOUT_CARD_WIDTH)
+# Every card width an image uses: single cards, the hand, lay-outs, the table's pile bands.
+WIDTHS = tuple(
+    sorted({CARD_WIDTH, HAND_CARD_WIDTH, LAYOUT_CARD_WIDTH, tile_face_width(TABLE_CARD_WIDTH)})
+)
 MAX_PNG_BYTES = 1024 * 1024
 NAMES = ["Anna", "Bernd", "Clara", "Jörg", "Emil", "Fritz"]
 
@@ -75,13 +95,24 @@ def _png(data: bytes) -> Image.Image:
     return image
 
 
-def _check_png(data: bytes) -> Image.Image:
-    """PNG bytes of a reasonable size: at most 1600 px wide, well under 1 MB."""
+def _check_png(data: bytes, width: int | None = DRAWN_WIDTH) -> Image.Image:
+    """PNG bytes of a reasonable size: ``width`` wide (a posted image: drawn for a phone;
+    ``None``: at most 1600 px), at most 2400 px tall, well under 1 MB."""
     image = _png(data)
     assert 0 < image.width <= MAX_WIDTH
+    if width is not None:
+        assert image.width == width
     assert 0 < image.height <= 2400
     assert len(data) < MAX_PNG_BYTES // 4
     return image
+
+
+def _readable(report: FontReport) -> None:
+    """Every text of the image is at least 9 px tall on a phone showing it 400 px wide."""
+    assert report.width == DRAWN_WIDTH
+    assert report.sizes, "nothing measured"
+    for role, shown in report.displayed(DISPLAY_WIDTH).items():
+        assert shown >= MIN_DISPLAY_PX, (role, report.sizes[role], shown)
 
 
 def _new(players: int, seed: int = 3) -> CardState:
@@ -151,7 +182,7 @@ def test_every_card_renders_with_its_text_fitting(lang: str, width: int) -> None
             assert text, (card_id, part)
             assert not fitted.truncated, (card_id, lang, width, part, fitted.lines)
             assert fitted.width <= x1 - x0 and fitted.height <= y1 - y0, (card_id, part)
-            assert fitted.size >= 7, (card_id, part, fitted.size)
+            assert fitted.size >= TEXT_MIN, (card_id, part, fitted.size)
             assert _letters("".join(fitted.lines)) == _letters(text), (card_id, fitted.lines)
 
 
@@ -213,9 +244,25 @@ def test_small_cards_keep_the_group_name_but_drop_long_hints() -> None:
     def parts(card_id: str, width: int) -> list[str]:
         return [p for p, *_ in card_texts(card_info(DECK, card_id), width=width)]
 
-    assert parts("house1-1", CARD_WIDTH) == ["title", "subtitle", "footer"]
-    assert parts("house1-1", LAYOUT_CARD_WIDTH) == ["title", "footer"]
+    assert parts("house2-1", CARD_WIDTH) == ["title", "subtitle", "footer"]
+    # A hint that would need type under TEXT_MIN is left out, not shrunk.
+    assert parts("house1-1", CARD_WIDTH) == ["title", "footer"]
+    assert parts("house2-1", LAYOUT_CARD_WIDTH) == ["title", "footer"]
     assert parts("badstrasse", LAYOUT_CARD_WIDTH) == ["title", "subtitle", "footer"]
+
+
+def test_narrow_cards_say_the_same_in_fewer_letters() -> None:
+    """Where the whole footer does not fit, its short form does: railroads give the range
+    of their values, houses and tokens "= Gruppe"; names break at a word's joint."""
+
+    def texts(card_id: str, lang: str = "de") -> dict[str, tuple[str, ...]]:
+        info = card_info(DECK, card_id)
+        return {p: f.lines for p, _, f, _ in card_texts(info, lang, width=TABLE_CARD_WIDTH)}
+
+    assert texts("suedbahnhof")["footer"] == ("100–400 €",)
+    assert texts("suedbahnhof", "en")["footer"] == ("€100–400",)
+    assert texts("house2-1")["footer"] == ("= Gruppe",)
+    assert texts("wild-1")["title"] == ("Ereignis-", "karte")
 
 
 def test_render_card_returns_a_copy() -> None:
@@ -238,12 +285,11 @@ def test_hand_of_every_size(players: int, size: int, lang: str) -> None:
         clusters = hand_clusters(state, seat, lang=lang)
         shown = [c for cl in clusters for c in cl.cards]
         assert Counter(shown) == Counter(hand)  # every card once
-        image = _check_png(render_hand(state, seat, lang=lang))
-        assert image.width >= 720
-    # Ten or eleven cards fit one row.
-    image = draw_hand(_new(5), 0)
-    row_h = card_geometry(HAND_CARD_WIDTH).height + 52
-    assert image.height < 70 + 2 * row_h
+        _check_png(render_hand(state, seat, lang=lang))
+    # Ten or eleven cards take at most three rows of six.
+    row_h = card_geometry(HAND_CARD_WIDTH).height + 12 + CAPTION_MAX_H + 14
+    for seat in range(5):
+        assert draw_hand(_new(5), seat).height < 2 * 12 + 70 + 3 * row_h
 
 
 def test_a_hand_swollen_by_a_swap_wraps_into_rows() -> None:
@@ -252,8 +298,8 @@ def test_a_hand_swollen_by_a_swap_wraps_into_rows() -> None:
     hand = [c for c in DECK.ids if DECK.kind(c) == HOUSE][:14] + ["badstrasse", "go-1"]
     arrange(state, hands={0: hand})
     image = _check_png(render_hand(state, 0))
-    one_row = card_geometry(HAND_CARD_WIDTH).height + 52
-    assert image.height > 70 + 2 * one_row
+    one_row = card_geometry(HAND_CARD_WIDTH).height + 12
+    assert image.height > 40 + 3 * one_row
 
 
 def test_every_caption_fits_under_one_card() -> None:
@@ -262,7 +308,7 @@ def test_every_caption_fits_under_one_card() -> None:
         captions = [f"{g.name_en if lang == 'en' else g.name} 4/4 ✓" for g in DECK.groups]
         captions += list(lab["kind_plural"].values()) + [lab["bonus_cards"]]
         for caption in captions:
-            fitted = fit_caption(caption, HAND_CARD_WIDTH, 32)
+            fitted = fit_caption(caption, HAND_CARD_WIDTH + HAND_CLUSTER_GAP, CAPTION_MAX_H)
             assert not fitted.truncated, caption
 
 
@@ -344,8 +390,8 @@ def test_voided_and_empty_lay_outs() -> None:
     _check_png(render_layout(bonus_only, DECK, lang="en"))
 
 
-def test_a_full_lay_out_of_many_cards_stays_inside_1600_px() -> None:
-    """The ender may lay out 15 cards after the bonus: a row of 14 still fits."""
+def test_a_full_lay_out_of_many_cards_stays_800_px_wide() -> None:
+    """The ender may lay out 15 cards after the bonus: a row of 14 wraps into lines."""
     layout = {
         "groups": [
             {
@@ -360,28 +406,29 @@ def test_a_full_lay_out_of_many_cards_stays_inside_1600_px() -> None:
         "bonus": ["go-1", "mrm-1", "wild-1"],
     }
     image = _check_png(render_layout(layout, DECK))
-    assert image.width <= MAX_WIDTH
+    assert image.width == DRAWN_WIDTH
 
 
 # -- the table ---------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
-    ("players", "columns"),
+    ("players", "rows"),
     [
-        (2, ["seat", "seat", "extra", "extra", "stock"]),
-        (3, ["seat"] * 3 + ["extra", "stock"]),
-        (4, ["seat"] * 4 + ["stock"]),
+        (2, ["seat", "seat", "extra", "extra"]),
+        (3, ["seat"] * 3 + ["extra"]),
+        (4, ["seat"] * 4),
         (5, ["seat"] * 5),
         (6, ["seat"] * 6),
     ],
 )
 @pytest.mark.parametrize("lang", ["de", "en"])
-def test_table_of_a_new_game(players: int, columns: list[str], lang: str) -> None:
+def test_table_of_a_new_game(players: int, rows: list[str], lang: str) -> None:
     state = _new(players)
-    assert [c.kind for c in table_columns(state)] == columns
+    assert [r.kind for r in table_rows(state)] == rows
     image = _check_png(render_table(state, lang=lang))
-    assert image.width >= 820
+    # A new game's table stays short on a phone: under 400 px shown, even with six.
+    assert image.height * DISPLAY_WIDTH / image.width < 400
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
@@ -410,58 +457,229 @@ def test_table_after_whole_rounds_and_at_the_end() -> None:
     _check_png(render_hand(state, 0))  # the game is over: an empty hand
 
 
-def test_table_shows_no_hand() -> None:
-    """Only the public view is drawn: other hands (of the same sizes) give the same picture."""
-    state = _played(4, actions=12)
+def test_the_table_at_the_end_shows_the_final_standings() -> None:
+    """Game over: who won and each player's score, a line each; no piles, hands or stock."""
+    state = _final_standings()
+    image = _check_png(render_table(state))
+    assert image.height * DISPLAY_WIDTH / image.width < 150  # three lines on a phone
+    text = describe_table(state)
+    assert text.endswith("Gewonnen: Bernd. Anna: 6.200 €. Bernd: 10.400 €. Clara: 3.100 €.")
+    _readable(table_fonts(state))
+
+
+def _hands_dealt_anew(state: CardState) -> CardState:
+    """The same table with other hands of the same sizes."""
     other = state.copy()
     pool = [c for p in other.players for c in p.hand][::-1]
     for player in other.players:
         size = len(player.hand)
         player.hand, pool = pool[:size], pool[size:]
     assert [p.hand for p in other.players] != [p.hand for p in state.players]
+    return other
+
+
+def test_table_shows_no_hand() -> None:
+    """Only the public view is drawn: other hands (of the same sizes) give the same picture
+    and the same alt text."""
+    state = _played(4, actions=12)
+    other = _hands_dealt_anew(state)
     assert draw_table(state).tobytes() == draw_table(other).tobytes()
+    assert describe_table(state) == describe_table(other)
 
 
-def test_piles_fan_from_bottom_to_top() -> None:
-    """Each card of a pile shows its header, the bottom card first and the top card last."""
+def _colour_spots(image: Image.Image, spots: list[tuple[int, int]]) -> list[tuple[int, ...]]:
+    """The colour of each pile card's band, just inside its left edge (off the name)."""
+    return [image.getpixel((x + 6, y + tile_height() // 2)) for x, y in spots]
+
+
+def test_piles_run_from_bottom_to_top() -> None:
+    """Each card of a pile shows its band, the bottom card first (left) and the top card
+    last, in the pile's row under its player."""
     state = game(4, seed=2)
     pile = ["badstrasse", "parkstrasse", "lessingstrasse", "opernplatz"]
     arrange(state, piles={0: pile, 1: ["go-1"], 2: ["go-2"], 3: ["go-3"]})
     image = draw_table(state)
     pal = palette("light")
-    tops = []
-    for card in pile:
-        colour = pal.group(DECK.card(card).group)
-        ys = [
-            y
-            for y in range(image.height)
-            for x in range(0, image.width // 3, 4)
-            if image.getpixel((x, y)) == colour
-        ]
-        assert ys, card
-        tops.append(min(ys))
-    assert tops == sorted(tops)
-    step = fan_step(len(pile))
-    assert [b - a for a, b in zip(tops, tops[1:], strict=False)] == [step] * 3
+    # The first row starts under the header; its cards under the row's head line.
+    left = cards_module.MARGIN + cards_module.ROW_PAD
+    top = (
+        cards_module.MARGIN
+        + cards_module.TABLE_HEAD_H
+        + cards_module.ROW_PAD
+        + cards_module.HEAD_H
+        + 4
+    )
+    spots = tile_positions(len(pile), left, top)
+    assert [x for x, _ in spots] == sorted(x for x, _ in spots)
+    assert _colour_spots(image, spots) == [pal.group(DECK.card(c).group) for c in pile]
 
 
-def test_long_piles_are_squeezed_but_keep_their_order() -> None:
-    g = card_geometry(TABLE_CARD_WIDTH)
-    assert fan_step(1) == fan_step(5) == g.fan_step
-    assert fan_step(30) < g.fan_step
-    assert fan_step(200) == cards_module.MIN_FAN_STEP
+def test_long_piles_wrap_into_lines_and_keep_their_order() -> None:
+    """A pile of 24 cards takes four lines of six, every card shown in order."""
+    assert len({y for _, y in tile_positions(24, 0, 0)}) == 4
+    assert tile_positions(7, 0, 0)[6] == (0, tile_height() + cards_module.TILE_GAP)
     state = game(2, seed=2)
     long_pile = [c for c in DECK.ids if DECK.kind(c) == PROPERTY][:24]
     arrange(state, piles={0: long_pile})
+    short = draw_table(game(2, seed=2))
     _check_png(render_table(state))
+    image = draw_table(state)
+    assert image.height - short.height == 3 * (tile_height() + cards_module.TILE_GAP)
+    pal = palette("light")
+    left = cards_module.MARGIN + cards_module.ROW_PAD
+    top = (
+        cards_module.MARGIN
+        + cards_module.TABLE_HEAD_H
+        + cards_module.ROW_PAD
+        + cards_module.HEAD_H
+        + 4
+    )
+    spots = tile_positions(len(long_pile), left, top)
+    assert _colour_spots(image, spots) == [pal.group(DECK.card(c).group) for c in long_pile]
 
 
-def test_every_pile_label_fits() -> None:
+def test_every_pile_name_fits() -> None:
+    """The piles of nobody are named as the rulebook counts them: with two players the
+    3rd and 4th Tauschstapel, with three the 4th."""
+    de, en = card_labels("de"), card_labels("en")
+    assert [extra_pile_name(de, k, 2) for k in (0, 1)] == ["3. Tauschstapel", "4. Tauschstapel"]
+    assert extra_pile_name(de, 0, 3) == "4. Tauschstapel"
+    assert extra_pile_name(en, 0, 3) == "Swap pile 4"
+    for lab in (de, en):
+        for text in [extra_pile_name(lab, k, 2) for k in (0, 1)]:
+            assert cards_module.font("bold", 20).getlength(text) < DRAWN_WIDTH // 2
+
+
+# -- the same words in text and picture -----------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_text_and_pictures_use_one_vocabulary(lang: str) -> None:
+    """The messages (bot/locales) and the pictures (render/data/cards.json) name piles and
+    actions alike, with the rulebook's words: Abnahmestapel, Tauschstapel (the piles of
+    nobody counted after the players' own), nehmen, ablegen, Prämie, Wertung."""
+    from bot.i18n import t
+
+    lab = card_labels(lang)
+    stock = lab["stock"]
+    assert t(lang, "cards.footer", stock=3, target="x").startswith(f"{stock}: 3")
+    assert stock.lower() in t(lang, "cards.event.stock_empty").lower()
+    assert stock.lower() in t(lang, "cards.swap_extra_stock", number=3).lower()
+    for players, index in ((2, 0), (2, 1), (3, 0)):
+        number = players + index + 1
+        assert extra_pile_name(lab, index, players) == t(lang, "cards.extra_pile", number=number)
+    pile = {"de": "Tauschstapel", "en": "swap pile"}[lang]
+    for key in ("cards.own_pile", "cards.first_chosen", "cards.first_placeholder"):
+        assert pile in t(lang, key), key
+    assert pile.lower() in lab["pile_order"].lower()
+    reward = lab["bonus_cards"]  # the ender's Prämie
+    assert reward == {"de": "Prämie", "en": "Reward"}[lang]
+    for key in ("cards.button.arrange", "cards.phase.bonus", "cards.your_bonus"):
+        assert reward.lower() in t(lang, key, cards="x").lower(), key
+    assert reward.lower() in lab["phase"]["bonus"].lower()
+    if lang == "de":
+        assert "nehmen" in t(lang, "cards.button.draw") and "nimmt" in lab["phase"]["turn"]
+        assert "nimmt" in t(lang, "cards.event.drew", player="x")
+        assert "ablegen" in t(lang, "cards.phase.discard") and "ablegen" in lab["phase"]["discard"]
+        assert "ablegen" in lab.count("must_discard", 2) and "legt" in lab.count("owes", 2)
+        assert "Wertung" in t(lang, "cards.round_title", round=1)
+    else:
+        assert "draw" in t(lang, "cards.button.draw").lower() and "draws" in lab["phase"]["turn"]
+        assert lab["wild"] in t(lang, "cards.voided")  # "Chance", as the card says
+
+
+# -- readable on a phone -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+@pytest.mark.parametrize("lang", ["de", "en"])
+def test_table_and_hands_are_readable_on_a_phone(players: int, lang: str) -> None:
+    """Drawn 800 px wide and shown 400 px wide, no text of the table or a hand is under
+    9 px: font size x (400 / drawn width) >= 9 for every kind of text."""
+    for state in (_new(players), _played(players, actions=40)):
+        report = table_fonts(state, lang=lang)
+        _readable(report)
+        assert {"heading", "status", "name", "score", "count", "card_title"} <= set(report.sizes)
+        for seat in range(players):
+            _readable(hand_fonts(state, seat, lang=lang))
+    piles = table_fonts(_piles_state(), lang=lang)  # with last round's points
+    _readable(piles)
+
+
+def test_lay_outs_are_readable_on_a_phone() -> None:
     for lang in ("de", "en"):
-        lab = card_labels(lang)
-        for text in [lab["stock"], *(lab.text("extra_pile", n=n) for n in (1, 2))]:
-            fitted = fit_pile_label(text)
-            assert not fitted.truncated, text
+        report = layout_fonts(EXAMPLE, DECK, lang=lang, mr_monopoly_bonus=1000)
+        _readable(report)
+        assert {"card_title", "card_footer", "score", "detail"} <= set(report.sizes)
+    state = worked_example_game()
+    act(state, "lay_out", 1, layout=EXAMPLE)
+    _readable(hand_fonts(state, 1))  # the ender's Prämie in rows of its own
+
+
+def test_the_font_report_sees_small_text() -> None:
+    """The measure is not blind: a text drawn at 12 px is reported at 12 px, 6 px shown."""
+    report = cards_module.font_report(lambda: _small_text_image(12))
+    assert report.sizes == {"probe": 12} and report.displayed(400)["probe"] == 6
+
+
+def _small_text_image(size: int) -> Image.Image:
+    from PIL import ImageDraw
+
+    image = Image.new("RGB", (DRAWN_WIDTH, 40))
+    cards_module._text(
+        ImageDraw.Draw(image), (0, 0), "x", "regular", size, (255, 255, 255), "la", role="probe"
+    )
+    return image
+
+
+# -- alt text ---------------------------------------------------------------------------------
+
+
+def test_alt_text_of_the_table_names_turn_scores_and_piles() -> None:
+    state = _piles_state()
+    text = describe_table(state)
+    assert len(text) <= ALT_MAX
+    assert "Runde 1" in text and "Am Zug: Player 1" in text and "Abnahmestapel: 9 Karten" in text
+    assert "Player 2 (6.150 €, Hand: 10): Schlossallee, Südbahnhof" in text
+    assert "Badstraße, LOS, 4. Haus, Ereigniskarte, Parkstraße, Spielfigur, Hotel" in text
+    english = describe_table(_new(2), lang="en")
+    assert "Swap pile 3: " in english and "Draw pile: " in english
+
+
+def test_alt_text_of_a_long_table_keeps_within_its_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Long piles are named by their top cards, the rest counted, to stay within the
+    limit (1024 characters; 60 cards rarely reach it, so here it is lowered)."""
+    state = game(2, seed=2)
+    properties = [c for c in DECK.ids if DECK.kind(c) == PROPERTY]
+    arrange(state, piles={0: properties[:14], 1: properties[14:28]})
+    whole = describe_table(state)
+    assert len(whole) <= ALT_MAX and "weitere darunter" not in whole
+    monkeypatch.setattr(cards_module, "ALT_MAX", 500)
+    text = describe_table(state)
+    assert len(text) <= 500
+    assert card_labels("de").text("alt_below", n=9) in text  # "9 weitere darunter"
+    for seat in range(2):  # the top card of every pile is named
+        assert cards_module.card_title(DECK, state.piles[seat][-1]) in text
+
+
+def test_alt_text_of_a_hand_names_its_cards_and_the_suggestion() -> None:
+    state = worked_example_game()
+    text = describe_hand(state, 1)
+    assert len(text) <= ALT_MAX
+    for card in state.players[1].hand:
+        assert cards_module.card_title(DECK, card) in text
+    assert "Gelb 3/3, vollständig" in text and "3.600 €" in text
+    assert describe_hand(state, 1, lang="en").startswith("Your hand, 10 cards.")
+
+
+def test_alt_text_of_a_round_result_gives_its_rows_and_total() -> None:
+    state = _worked_example_result()
+    text = describe_round_result(state, 1)
+    assert text.startswith("Player 2 · Runde 1.") or "Runde 1" in text
+    assert "Gelb: Lessingstraße" in text and "Gesamt 4.600 €" in text
+    assert "Mr.-Monopoly-Bonus +1.000 €" in text
+    empty = describe_layout({"groups": [], "bonus": []}, DECK, voided=True)
+    assert card_labels("de")["voided"] in empty
 
 
 # -- determinism, speed ----------------------------------------------------------------------
@@ -524,6 +742,17 @@ def _piles_state() -> CardState:
     return state
 
 
+def _final_standings() -> CardState:
+    """Three players at the end: Bernd won with 10.400 € (set by hand, not played)."""
+    state = _new(3)
+    state.phase = "over"
+    state.winners = [1]
+    for player, score in zip(state.players, (6200, 10400, 3100), strict=True):
+        player.score = score
+    state.round_scores = [[1200, 4400, 0]]
+    return state
+
+
 def _worked_example_result() -> CardState:
     state = worked_example_game()
     act(state, "lay_out", 1, layout=EXAMPLE)
@@ -540,6 +769,7 @@ CARD_GOLDEN_CASES: dict[str, Callable[[], bytes]] = {
     "cards_table_piles_4p_de": lambda: render_table(_piles_state()),
     "cards_table_2p_dark_en": lambda: render_table(_new(2), lang="en", theme="dark"),
     "cards_table_6p_de": lambda: render_table(_new(6)),
+    "cards_table_over_3p_de": lambda: render_table(_final_standings()),
 }
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 
@@ -556,7 +786,7 @@ def test_matches_golden_image(name: str) -> None:
     path = GOLDEN_DIR / f"{name}.png"
     assert path.exists(), f"missing {path}: run python -m tests.render.test_cards {name}"
     data = render_card_case(name)
-    _check_png(data)
+    _check_png(data, None if name.startswith("cards_sheet") else DRAWN_WIDTH)
     actual = _png(data).convert("RGB")
     expected = _png(path.read_bytes()).convert("RGB")
     assert actual.size == expected.size
