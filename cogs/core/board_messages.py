@@ -56,8 +56,8 @@ log = logging.getLogger(__name__)
 KEPT_LINES = 60
 #: A game button's custom id, with the state version it carries.
 _SEQ_IN_ID = re.compile(r"(m:[0-9]+:)[0-9]+:")
-#: Games and picture keys whose drawing failed already (logged once, not at every retry).
-_FAILED_DRAWINGS: set[tuple[int, str]] = set()
+#: Games whose last picture could not be drawn (logged once, not at every retry).
+_FAILED_DRAWINGS: set[int] = set()
 
 
 @dataclass(frozen=True)
@@ -171,17 +171,19 @@ def _live_payload(
 
 
 async def _drawn(game: int, key: str, drawing: Any) -> Any:
-    """The picture ``drawing`` makes, or None if it fails (logged once per game and key:
-    the sweep tries again later, quietly)."""
+    """The picture ``drawing`` makes, or None if it fails: logged once per game until a
+    picture of it can be drawn again (the sweep tries again later, quietly)."""
     try:
-        return await drawing
+        picture = await drawing
     except Exception:  # noqa: BLE001 - a picture is never worth a stuck game
-        if (game, key) not in _FAILED_DRAWINGS:
-            _FAILED_DRAWINGS.add((game, key))
+        if game not in _FAILED_DRAWINGS:
+            _FAILED_DRAWINGS.add(game)
             log.exception("Game %s: a picture (%s) could not be drawn", game, key)
         else:
             log.debug("Game %s: the picture (%s) failed again", game, key)
         return None
+    _FAILED_DRAWINGS.discard(game)
+    return picture
 
 
 def _attachment_id(message: Any, filename: str) -> int | None:
@@ -223,6 +225,8 @@ async def post_turn(
         return False
     key = turn_ui.image_key(state, settings, info)
     picture = await _drawn(row.id, key, turn_ui.turn_image(state, settings, info))
+    if picture is None:
+        pub.core.reconciler.failed(row.id)  # the sweep adds the picture later
     payload = _live_payload(row.id, state, settings, lines, info, image=picture is not None)
     files = {"files": [picture]} if picture is not None else {}
     message = await pub.send(row.id, channel, "turn message", **payload, **files)
@@ -263,6 +267,8 @@ async def refresh_turn(
     async def run(deferred: bool) -> bool:
         if redraw:
             picture = await _drawn(game, key, turn_ui.turn_image(state, settings, info))
+            if picture is None:
+                pub.core.reconciler.failed(game)  # the sweep adds the picture later
         else:
             picture = (
                 KeptFile(shown["attachment"], turn_ui.TURN_IMAGE)

@@ -34,6 +34,7 @@ from cogs.ui.ids import GameButton, clip
 from cogs.ui.offers import lot_offer_buttons
 from cogs.ui.text import Narrator, theme_of
 from render.board import render_board
+from render.turn_view import TurnFocus, describe_turn_view, render_turn_view
 
 #: The most lines a turn's log shows (its first lines, the landing, are always kept).
 MAX_LINES = 18
@@ -58,10 +59,8 @@ def _theme_words(settings: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def focus_of(info: dict[str, Any]) -> Any:
+def focus_of(info: dict[str, Any]) -> TurnFocus:
     """The turn record (``bot.turn_story``) as the picture takes it."""
-    from render.turn_view import TurnFocus  # TEMP: lazy until render.turn_view lands
-
     return TurnFocus(
         mover=int(info["seat"]),
         turn=int(info["turn"]),
@@ -100,12 +99,6 @@ async def turn_image(
     raises whatever the renderer raises)."""
     lang = settings.get("lang", "de")
     words = _theme_words(settings)
-    try:  # TEMP: until render.turn_view lands
-        from render.turn_view import describe_turn_view, render_turn_view
-    except ImportError:
-        png = await asyncio.to_thread(render_board, state, lang=lang, size=800, **words)
-        alt = board_alt(state, settings)
-        return discord.File(io.BytesIO(png), filename=TURN_IMAGE, description=alt)
     focus = focus_of(info)
     png = await asyncio.to_thread(render_turn_view, state, focus, lang=lang, **words)
     alt = describe_turn_view(state, focus, lang=lang, **words)

@@ -12,7 +12,6 @@ import pytest
 from tests.discord.helpers import (
     Table,
     buttons,
-    embed_text,
     play_position,
     private_reply,
     rolled,
@@ -33,7 +32,7 @@ async def test_a_german_game_speaks_german(table: Table) -> None:
     assert turn.embeds[0].title == "Zug 1 · alice"
     assert turn.embeds[0].footer.text == "▶ Würfeln · alice"
     assert turn.embeds[0].description == "alice ist am Zug · LOS"
-    assert "alice: 1.500 €" in turn.attachments[0].description
+    assert "alice 1.500 € Bargeld" in turn.attachments[0].description
     assert turn_actions(turn) == ["🎲 Würfeln"]
     assert {"Bauen & Hypotheken", "Handeln", "Aufgeben"} <= set(buttons(turn))
 
@@ -46,7 +45,7 @@ async def test_an_english_game_speaks_english(table: Table) -> None:
     turn = await table.turn_message(game)
     assert turn.embeds[0].title == "Turn 1 · alice"
     assert turn.embeds[0].footer.text == "▶ Roll · alice"
-    assert "alice: €1,500" in turn.attachments[0].description
+    assert "alice cash €1,500" in turn.attachments[0].description
     assert turn_actions(turn) == ["🎲 Roll"]
     assert {"Build & mortgage", "Trade", "Give up"} <= set(buttons(turn))
 
@@ -112,8 +111,9 @@ async def test_the_bid_form_speaks_the_bidders_language(table: Table) -> None:
     shown = await table.bob.click(auction, label="Bieten …")
 
     assert shown.modal["title"] == "Place a bid"
-    field = shown.modal["components"][0]["components"][0]
-    assert field["label"] == "Amount"
+    label = shown.modal["components"][0]  # a Label around the text field
+    assert label["label"] == "Amount"
+    field = label["component"]
     answer = await table.bob.submit_modal(shown, {field["custom_id"]: "twelve"})
     assert private_reply(answer) == "“twelve” is not a number."
     assert table.message(auction.id).embeds[0].title == "Versteigerung: Südbahnhof"

@@ -151,7 +151,7 @@ async def test_the_game_goes_on_when_no_picture_can_be_drawn(
     def broken(*args: Any, **kwargs: Any) -> bytes:
         raise RuntimeError("the renderer is broken")
 
-    monkeypatch.setattr("render.turn_view.render_turn_view", broken)
+    monkeypatch.setattr("cogs.ui.turn.render_turn_view", broken)
     monkeypatch.setattr("cogs.ui.turn.render_board", broken)
     game = await play_position(
         table, scenario([table.alice, table.bob], seed=seed_for((2, 3), (1, 1)))
@@ -164,10 +164,11 @@ async def test_the_game_goes_on_when_no_picture_can_be_drawn(
     await table.alice.click(table.message(turn.id), label=t("de", "button.end_turn"))
     new = await table.turn_message(game)
     assert new.id != turn.id and new.attachments == []
+    seq = (await table.state(game)).seq
     await table.bob.click(new, label=t("de", "button.roll"))
-    assert (await table.state(game)).players[1].position != 0
+    assert (await table.state(game)).seq > seq  # Bob's throw went through
     logged = table.expect_logged("could not be drawn")
-    assert 1 <= len(logged) <= 3  # once per picture, not once per try
+    assert len(logged) == 1  # once, not once per picture or per try
 
     monkeypatch.undo()
     await table.env.advance_time(61)
