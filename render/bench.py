@@ -24,8 +24,9 @@ from bot.engine.simple_players import SimplePlayer, next_simple_action
 from bot.engine.simulate import SimulationResult, play_game
 from bot.engine.state import GameState
 from bot.recap import board_recap
-from render.board import DEFAULT_SIZE, clear_cache, draw_board, render_board
-from render.png import encode_png
+from render.board import DEFAULT_SIZE, _draw_full, clear_cache, render_board
+from render.compact import render_compact
+from render.png import encode_png, limit_colours
 from render.recap import DEFAULT_WIDTH, RecapTexts, render_board_recap
 
 MID_GAME_TURN = 100
@@ -44,7 +45,7 @@ def sample_state(
 
 @dataclass(frozen=True)
 class RenderBench:
-    """Median times in milliseconds and the PNG size of one board image."""
+    """Median times in milliseconds and the PNG sizes of one board image."""
 
     size: int
     repeats: int
@@ -52,18 +53,22 @@ class RenderBench:
     players: int
     cold_ms: float
     warm_ms: float
-    encode_ms: float  # encode_png of the finished image (palette + zlib), as the renderer does
-    rgb_encode_ms: float  # a plain RGB PNG of the same image, for reference
-    png_bytes: int
+    limit_ms: float  # limit_colours: the drawing's last step, to at most 256 colours
+    encode_ms: float  # encode_png of the finished picture: an exact palette PNG
+    rgb_encode_ms: float  # a lossless RGB PNG of the full-colour picture, for reference
+    png_bytes: int  # what render_board returns
+    rgb_png_bytes: int  # the lossless RGB PNG of the full-colour picture
+    compact_bytes: int  # render_compact of the same state
 
     def line(self) -> str:
         """One line for the command line."""
         return (
             f"monopoly-render: {self.size} px board, turn {self.turn}, {self.players} players, "
-            f"median of {self.repeats}: cold {self.cold_ms:.0f} ms, warm {self.warm_ms:.0f} ms, "
-            f"bare PNG encode {self.encode_ms:.0f} ms "
-            f"(warm/encode {self.warm_ms / self.encode_ms:.2f}; "
-            f"plain RGB PNG {self.rgb_encode_ms:.0f} ms); PNG {self.png_bytes / 1024:.0f} KB"
+            f"median of {self.repeats}: cold {self.cold_ms:.0f} ms, warm {self.warm_ms:.0f} ms "
+            f"(of which colour limit {self.limit_ms:.0f} ms + PNG encode "
+            f"{self.encode_ms:.0f} ms; plain RGB PNG {self.rgb_encode_ms:.0f} ms); "
+            f"PNG {self.png_bytes / 1024:.0f} KB (RGB {self.rgb_png_bytes / 1024:.0f} KB), "
+            f"compact board {self.compact_bytes / 1024:.0f} KB"
         )
 
 
@@ -85,8 +90,10 @@ def bench_render(
     """Time ``render_board`` on a mid-game state with a cold and a warm static layer.
 
     Cold clears the static layer and sprite caches before the render (fonts stay
-    loaded, as in a running bot); warm renders again with everything cached. The bare
-    encode is :func:`encode_png` of the same finished image, the renderer's own encoder.
+    loaded, as in a running bot); warm renders again with everything cached. Of the
+    warm render, the colour limit (:func:`limit_colours`) and the PNG encoding
+    (:func:`encode_png` of the limited picture, the renderer's own encoder) are timed
+    apart, next to a plain lossless RGB PNG of the full-colour picture.
     """
     state = sample_state(players, seed, rules)
     move = (state.players[state.current].position - 7) % 40, state.players[state.current].position
@@ -94,15 +101,17 @@ def bench_render(
     def render() -> bytes:
         return render_board(state, theme=theme, size=size, highlight_move=move)
 
-    image = draw_board(state, theme=theme, size=size, highlight_move=move)
-    cold, warm, encode, rgb = [], [], [], []
-    # Interleaved, so that a busy machine slows all four measures alike.
+    full = _draw_full(state, theme=theme, size=size, highlight_move=move)
+    limited = limit_colours(full)
+    cold, warm, limit, encode, rgb = [], [], [], [], []
+    # Interleaved, so that a busy machine slows all five measures alike.
     for _ in range(repeats):
         clear_cache()
         cold.append(_ms(render))
         warm.append(_ms(render))
-        encode.append(_ms(lambda: encode_png(image)))
-        rgb.append(_ms(lambda: encode_png(image, palette=False)))
+        limit.append(_ms(lambda: limit_colours(full)))
+        encode.append(_ms(lambda: encode_png(limited)))
+        rgb.append(_ms(lambda: encode_png(full, palette=False)))
     return RenderBench(
         size=size,
         repeats=repeats,
@@ -110,9 +119,12 @@ def bench_render(
         players=players,
         cold_ms=statistics.median(cold),
         warm_ms=statistics.median(warm),
+        limit_ms=statistics.median(limit),
         encode_ms=statistics.median(encode),
         rgb_encode_ms=statistics.median(rgb),
         png_bytes=len(render()),
+        rgb_png_bytes=len(encode_png(full, palette=False)),
+        compact_bytes=len(render_compact(state, theme=theme)),
     )
 
 

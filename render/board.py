@@ -7,7 +7,13 @@ The picture has two layers. The *static* layer (squares, colour bars, icons, nam
 prices) depends only on the board, theme, language, size and display names; it is drawn
 once and cached. Each render copies it and draws the *state* on top: owners, mortgages,
 houses and hotels, tokens, the move just made and the centre panel (players, bank, dice,
-turn, deadline).
+turn, deadline). Last, the picture is limited to 256 colours (:mod:`render.png`), which
+the PNG then stores exactly.
+
+A player has one mark, the badge (:mod:`render.badges`, a ringed disc with the initial):
+on the lots they own and in the players' list. A colour group's mark is a bar, so the
+two never look alike. The pieces on the board are the same disc on a point (a pin,
+:func:`sprites.pin`), so a piece never looks like an owner either.
 """
 
 from __future__ import annotations
@@ -36,9 +42,10 @@ from render.assets import (
     labels,
     palette,
 )
+from render.badges import draw_player_badge, player_badge
 from render.layout import Box, Layout, SquareGeometry, board_layout
-from render.png import encode_png
-from render.text import Fitted, draw_fitted, ellipsize, fit_text
+from render.png import encode_png, limit_colours
+from render.text import Fitted, draw_fitted, ellipsize, fit_text, text_width
 
 DEFAULT_SIZE = 1400
 STATIC_CACHE_SIZE = 8
@@ -220,6 +227,8 @@ def clear_cache() -> None:
     with _static_lock:
         _static_cache.clear()
     sprites.token.cache_clear()
+    sprites.pin.cache_clear()
+    player_badge.cache_clear()
     sprites.house.cache_clear()
     sprites.hotel.cache_clear()
     sprites.die.cache_clear()
@@ -303,12 +312,18 @@ def _draw_static(
         amount = square.price if square.is_property else square.amount
         draw.rectangle(_inclusive(geo.band), fill=pal["square_alt"])
         if amount:
-            band_font = font("condensed", max(8, round(layout.band * 0.62)))
             bx0, by0, bx1, by1 = geo.band
+            text = lab.money(amount, board.currency)
+            # The side squares' tags are narrower than the bands: long prices shrink.
+            price_size = max(8, round(layout.band * 0.62))
+            while (
+                price_size > 8 and text_width(font("condensed", price_size), text) > bx1 - bx0 - 4
+            ):
+                price_size -= 1
             draw.text(
                 ((bx0 + bx1) / 2, (by0 + by1) / 2),
-                lab.money(amount, board.currency),
-                font=band_font,
+                text,
+                font=font("condensed", price_size),
                 fill=pal["text"],
                 anchor="mm",
             )
@@ -324,7 +339,8 @@ def _draw_static(
         if geo.side != "corner":
             if board.squares[geo.index].kind == "street":
                 draw.rectangle(geo.strip, outline=pal["line"], width=lw)
-            draw.line(_band_edge(geo), fill=pal["line"], width=max(1, lw // 2))
+            for edge in _band_edges(geo):
+                draw.line(edge, fill=pal["line"], width=max(1, lw // 2))
     return image
 
 
@@ -332,11 +348,15 @@ def _inclusive(box: Box) -> Box:
     return box[0], box[1], box[2] - 1, box[3] - 1
 
 
-def _band_edge(geo: SquareGeometry) -> tuple[int, int, int, int]:
-    """The band's edge towards the name (the band is at the outer edge of the square)."""
+def _band_edges(geo: SquareGeometry) -> list[tuple[int, int, int, int]]:
+    """The band's edges inside the square: towards the name, and a side tag's inner side."""
     x0, y0, x1, y1 = geo.band
     y = y1 if geo.side == "top" else y0
-    return x0, y, x1, y
+    edges = [(x0, y, x1, y)]
+    if geo.side in ("left", "right"):
+        x = x1 if geo.side == "left" else x0
+        edges.append((x, y0, x, y1))
+    return edges
 
 
 def _draw_corner_static(
@@ -385,7 +405,42 @@ def draw_board(
     mover: int | None = None,
     terms: Mapping[str, str] | None = None,
 ) -> Image.Image:
-    """The board image of ``state`` as a Pillow image (see :func:`render_board`)."""
+    """The board image of ``state`` as an RGB Pillow image (see :func:`render_board`).
+
+    Exactly the pixels of :func:`render_board`'s PNG: at most 256 colours, every flat
+    colour exact, anti-aliased edges on their nearest (:func:`render.png.limit_colours`).
+    """
+    full = _draw_full(
+        state,
+        theme=theme,
+        lang=lang,
+        names=names,
+        colors=colors,
+        size=size,
+        deadline=deadline,
+        preset_label=preset_label,
+        highlight_move=highlight_move,
+        mover=mover,
+        terms=terms,
+    )
+    return limit_colours(full).convert("RGB")
+
+
+def _draw_full(
+    state: GameState,
+    *,
+    theme: str = "light",
+    lang: str = "de",
+    names: Mapping[int, str] | None = None,
+    colors: Mapping[str, Any] | None = None,
+    size: int = DEFAULT_SIZE,
+    deadline: datetime | None = None,
+    preset_label: str | None = None,
+    highlight_move: tuple[int, int] | None = None,
+    mover: int | None = None,
+    terms: Mapping[str, str] | None = None,
+) -> Image.Image:
+    """The board drawn in full colour, before :func:`limit_colours` (see :func:`draw_board`)."""
     board = state.board
     salary = state.rules.salary if state.rules.salary is not None else board.salary
     base = static_layer(
@@ -434,20 +489,23 @@ def render_board(
     ``preset_label`` appear in the centre panel; ``terms`` are a theme's words for the
     bank, houses, hotels and the currency there.
     """
-    image = draw_board(
-        state,
-        theme=theme,
-        lang=lang,
-        names=names,
-        colors=colors,
-        size=size,
-        deadline=deadline,
-        preset_label=preset_label,
-        highlight_move=highlight_move,
-        mover=mover,
-        terms=terms,
+    return encode_png(
+        limit_colours(
+            _draw_full(
+                state,
+                theme=theme,
+                lang=lang,
+                names=names,
+                colors=colors,
+                size=size,
+                deadline=deadline,
+                preset_label=preset_label,
+                highlight_move=highlight_move,
+                mover=mover,
+                terms=terms,
+            )
+        )
     )
-    return encode_png(image)
 
 
 @lru_cache(maxsize=4)
@@ -462,6 +520,24 @@ def hatch_mask(size: int) -> Image.Image:
     return mask
 
 
+def owner_badge_diameter(layout: Layout) -> int:
+    """Diameter of the owner's badge in a square's band (a little taller than the band)."""
+    return max(10, round(layout.band * 1.12))
+
+
+def owner_badge_centre(geo: SquareGeometry, layout: Layout) -> tuple[float, float]:
+    """Where the owner's badge of a square sits: in the band, flush with its outer edge.
+
+    A badge taller than the band reaches into the token area (pieces are drawn later, on
+    top), never over the board's frame or the next square.
+    """
+    bx0, by0, bx1, by1 = geo.band
+    d = owner_badge_diameter(layout)
+    inset = _line_width(layout.size) + 1
+    cy = by0 + inset + d / 2 if geo.side == "top" else by1 - inset - d / 2
+    return (bx0 + bx1) / 2, cy
+
+
 def _draw_ownership(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
@@ -471,38 +547,48 @@ def _draw_ownership(
     lab: Labels,
     initials: list[str],
 ) -> None:
-    """Owner bands in the owner's colour; mortgaged lots faded, hatched and stamped."""
-    band_font = font("bold", max(8, round(layout.band * 0.72)))
+    """The owner's badge on each owned lot's band; mortgaged lots faded, hatched, stamped.
+
+    The owner is a badge (a ringed disc with the initial), never a coloured bar: bars are
+    the colour groups' mark. The band under the badge stays solid, so on a mortgaged lot
+    the hatching covers the square but never the owner.
+    """
     hatch = hatch_mask(layout.size)
+    d = owner_badge_diameter(layout)
     for index, owner in enumerate(state.owner):
         if owner == BANK:
             continue
         geo = layout.squares[index]
-        colour = pal.player(owner)
-        draw.rectangle(_inclusive(geo.band), fill=colour)
-        bx0, by0, bx1, by1 = geo.band
-        draw.text(
-            ((bx0 + bx1) / 2, (by0 + by1) / 2),
-            initials[owner],
-            font=band_font,
-            fill=sprites.contrast_text(colour),
-            anchor="mm",
-        )
+        centre = owner_badge_centre(geo, layout)
         if state.mortgaged[index]:
             x0, y0, x1, y1 = geo.rect
             region = image.crop(geo.rect)
             faded = Image.blend(region, Image.new("RGB", region.size, pal["square"]), 0.45)
             image.paste(faded, (x0, y0))
-            # Hatch all but the name, which stays readable on the faded square.
+            # Hatch all but the name, the band and the badge: they stay on solid ground.
             mask = hatch.crop(geo.rect)
-            nx0, ny0, nx1, ny1 = geo.name
-            mask.paste(0, (nx0 - x0, ny0 - y0, nx1 - x0, ny1 - y0))
+            r = d / 2 + 2
+            around = (centre[0] - r, centre[1] - r, centre[0] + r, centre[1] + r)
+            for kx0, ky0, kx1, ky1 in (geo.name, geo.band, around):
+                mask.paste(0, (round(kx0) - x0, round(ky0) - y0, round(kx1) - x0, round(ky1) - y0))
             image.paste(pal["mortgage_hatch"], geo.rect, mask)
             tx0, ty0, tx1, ty1 = geo.tokens
             sprite = sprites.stamp(
                 lab["mortgaged"], tx1 - tx0, ty1 - ty0, pal["stamp"], pal["square"]
             )
             _paste_centred(image, sprite, ((tx0 + tx1) / 2, (ty0 + ty1) / 2))
+        # The price gives way to the owner.
+        draw.rectangle(_inclusive(geo.band), fill=pal["square_alt"])
+        for edge in _band_edges(geo):
+            draw.line(edge, fill=pal["line"], width=max(1, _line_width(layout.size) // 2))
+        draw_player_badge(
+            image,
+            centre,
+            d,
+            pal.player(owner),
+            initials[owner],
+            ring=pal["badge_ring"],
+        )
         draw.rectangle(geo.rect, outline=pal["line"], width=_line_width(layout.size))
 
 
@@ -623,10 +709,49 @@ def place_tokens(
     return d, centres
 
 
+def place_pins(
+    count: int, box: Box, largest: int, smallest: int
+) -> tuple[int, list[tuple[float, float]]]:
+    """Head diameter and head centres of ``count`` pins (:func:`sprites.pin`) in ``box``.
+
+    Like :func:`place_tokens`, with room under the lowest row for the points (a row's
+    points may reach into the heads below: the heads are what must not overlap).
+    """
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    gap = 0.12
+    for d in range(largest, smallest - 1, -1):
+        tail = round(d * sprites.PIN_TAIL)
+        cols = max(1, int((w + d * gap) // (d * (1 + gap))))
+        rows = -(-count // cols)
+        if d <= w and rows * d + (rows - 1) * d * gap + tail <= h:
+            break
+    else:
+        # Too crowded: the smallest heads, overlapping in as many rows as fit.
+        d = max(1, min(smallest, w, h))
+        tail = round(d * sprites.PIN_TAIL)
+        rows = max(1, min(count, int((h - tail + d * gap) // (d * (1 + gap)))))
+        cols = -(-count // rows)
+    rows = -(-count // cols)
+    step_x = min(d * (1 + gap), (w - d) / (cols - 1)) if cols > 1 else 0
+    step_y = min(d * (1 + gap), (h - d - tail) / (rows - 1)) if rows > 1 else 0
+    total_w = step_x * (cols - 1) + d
+    total_h = step_y * (rows - 1) + d + tail
+    left = x0 + (w - total_w) / 2 + d / 2
+    top = y0 + (h - total_h) / 2 + d / 2
+    centres = []
+    for k in range(count):
+        row, col = divmod(k, cols)
+        in_row = min(cols, count - row * cols)
+        shift = (cols - in_row) * step_x / 2  # a short last row sits centred
+        centres.append((left + shift + col * step_x, top + row * step_y))
+    return d, centres
+
+
 def _draw_tokens(
     image: Image.Image, state: GameState, layout: Layout, pal: Palette, initials: list[str]
 ) -> None:
-    """Every player still in the game on their square; the jailed inside the cell."""
+    """Every player still in the game on their square, as a pin; the jailed inside the cell."""
     groups: dict[tuple[int, str], list[int]] = defaultdict(list)
     jail = state.board.jail_index
     for seat, player in enumerate(state.players):
@@ -639,14 +764,14 @@ def _draw_tokens(
     for (position, where), seats in groups.items():
         geo = layout.squares[position]
         box = geo.strip if where == "cell" else geo.tokens
-        d, centres = place_tokens(len(seats), box, largest, smallest)
+        d, centres = place_pins(len(seats), box, largest, smallest)
         # The player to move is drawn last, on top of any crowd.
         order = sorted(range(len(seats)), key=lambda k: seats[k] == state.current)
         for k in order:
             seat = seats[k]
             halo = pal["highlight"] if seat == state.current and state.phase != "over" else None
-            sprite = sprites.token(pal.player(seat), initials[seat], d, halo)
-            _paste_centred(image, sprite, centres[k])
+            sprite = sprites.pin(pal.player(seat), initials[seat], d, halo, edge=pal["badge_ring"])
+            sprites.paste_pin(image, sprite, centres[k])
 
 
 def _draw_jail_bars(draw: ImageDraw.ImageDraw, layout: Layout, pal: Palette, jail: int) -> None:
@@ -720,8 +845,11 @@ def _draw_panel(
         phase = lab["phase"].get(state.phase, state.phase)
     if mover is not None:
         d = round(line_h * 0.8)
-        sprite = sprites.token(pal.player(mover), initials[mover], d, pal["highlight"])
-        _paste_centred(image, sprite, (x + sprite.width / 2, y + line_h / 2))
+        # The mover's piece as on the board, its head level with the text.
+        sprite = sprites.pin(
+            pal.player(mover), initials[mover], d, pal["highlight"], edge=pal["badge_ring"]
+        )
+        sprites.paste_pin(image, sprite, (x + sprite.width / 2, y + line_h / 2))
         x += sprite.width + round(p * 0.012)
     text = ellipsize(text, status_font, right - x)
     draw.text((x, y + line_h / 2), text, font=status_font, fill=pal["text"], anchor="lm")
@@ -879,9 +1007,16 @@ def _draw_players(
             )
         elif seat:
             draw.line((x0 + inner, ry0, x1 - inner, ry0), fill=pal["centre_line"], width=1)
-        d = round(row_h * 0.72)
-        sprite = sprites.token(pal.player(seat), initials[seat], d)
-        _paste_centred(image, sprite, (x0 + inner + d / 2, cy))
+        # The same badge that marks the player's lots: this row is its key.
+        d = round(row_h * 0.66)
+        draw_player_badge(
+            image,
+            (x0 + inner + round(row_h * 0.36), cy),
+            d,
+            pal.player(seat),
+            initials[seat],
+            ring=pal["badge_ring"],
+        )
         muted = player.bankrupt
         colour = pal["text_muted"] if muted else pal["text"]
         name = ellipsize(printable(player.name), name_font, name_right - name_left)

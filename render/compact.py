@@ -1,9 +1,11 @@
 """A compact board for the lobby and game summaries: who owns what, at a glance.
 
-No square names: each square is a small cell showing its colour group, its owner
-(filled in the owner's colour), buildings (a number, "H" for a hotel) and mortgages
-(hatched); tokens sit on their cells and the centre lists the players by net worth.
-It stays readable as a thumbnail (about 560 px).
+No square names: each square is a small cell showing its colour group (a strip on the
+inner edge), its owner (the player's badge, see :mod:`render.badges`), buildings (houses
+and hotels on the strip, as on the big board) and mortgages (hatched round the badge).
+The players' pieces are pins pointing at their cells from just inside the ring (in the
+corners, inside); the centre lists the players by net worth. It stays readable as a
+thumbnail (about 560 px).
 """
 
 from __future__ import annotations
@@ -20,19 +22,22 @@ from bot.engine.state import BANK, HOTEL, GameState
 from bot.engine.wealth import standings
 from render import sprites
 from render.assets import Labels, Palette, colours_key, currency_symbol, font, labels, palette
+from render.badges import draw_player_badge
 from render.board import (
     hatch_mask,
     icon_kind,
+    place_pins,
     place_tokens,
     player_initials,
     printable,
     short_board_name,
 )
 from render.layout import Box
-from render.png import encode_png
+from render.png import encode_png, limit_colours
 from render.text import draw_fitted, ellipsize, fit_text
 
 DEFAULT_COMPACT_SIZE = 560
+STRIP = 0.3  # depth of a cell's colour strip, as a share of the cell
 _ICON_COLOURS = {
     "railroad": "icon_rail",
     "power": "icon_power",
@@ -68,7 +73,7 @@ def _static(board: Board, pal: Palette, size: int, key: tuple[Any, ...]) -> Imag
     image = Image.new("RGB", (size, size), pal["centre"])
     draw = ImageDraw.Draw(image)
     c = size / 11
-    strip = round(c * 0.3)
+    strip = round(c * STRIP)
     for index in range(40):
         x0, y0, x1, y1 = cell_box(index, size)
         draw.rectangle((x0, y0, x1, y1), fill=pal["square"], outline=pal["line"])
@@ -113,6 +118,30 @@ def _static(board: Board, pal: Palette, size: int, key: tuple[Any, ...]) -> Imag
     return image
 
 
+def _body(index: int, size: int) -> Box:
+    """The part of cell ``index`` that is not its colour strip (the strip is on the inner edge)."""
+    x0, y0, x1, y1 = cell_box(index, size)
+    strip = round(size / 11 * STRIP)
+    return {
+        0: (x0, y0 + strip, x1, y1),
+        1: (x0, y0, x1 - strip, y1),
+        2: (x0, y0, x1, y1 - strip),
+        3: (x0 + strip, y0, x1, y1),
+    }[index // 10]
+
+
+def _strip(index: int, size: int) -> Box:
+    """The colour strip of cell ``index``, on its inner edge."""
+    x0, y0, x1, y1 = cell_box(index, size)
+    strip = round(size / 11 * STRIP)
+    return {
+        0: (x0, y0, x1, y0 + strip),
+        1: (x1 - strip, y0, x1, y1),
+        2: (x0, y1 - strip, x1, y1),
+        3: (x0, y0, x0 + strip, y1),
+    }[index // 10]
+
+
 def draw_compact(
     state: GameState,
     *,
@@ -121,7 +150,22 @@ def draw_compact(
     colors: Mapping[str, Any] | None = None,
     size: int = DEFAULT_COMPACT_SIZE,
 ) -> Image.Image:
-    """The compact board of ``state`` as a Pillow image (see :func:`render_compact`)."""
+    """The compact board of ``state`` as an RGB Pillow image (see :func:`render_compact`).
+
+    Exactly the pixels of :func:`render_compact`'s PNG (at most 256 colours, see
+    :func:`render.png.limit_colours`).
+    """
+    return limit_colours(_draw_full(state, theme, lang, colors, size)).convert("RGB")
+
+
+def _draw_full(
+    state: GameState,
+    theme: str,
+    lang: str,
+    colors: Mapping[str, Any] | None,
+    size: int,
+) -> Image.Image:
+    """The compact board in full colour, before :func:`limit_colours`."""
     board = state.board
     pal = palette(theme, colours_key(colors))
     lab = labels(lang)
@@ -130,73 +174,126 @@ def draw_compact(
     draw = ImageDraw.Draw(image)
     c = size / 11
     initials = player_initials([p.name for p in state.players])
-    strip = round(c * 0.3)
-    count_font = font("bold", round(c * 0.4))
+    badge = round(c * 0.5)
     for index, owner in enumerate(state.owner):
         if owner == BANK:
             continue
-        x0, y0, x1, y1 = cell_box(index, size)
-        side = index // 10
-        body = {
-            0: (x0, y0 + strip, x1, y1),
-            1: (x0, y0, x1 - strip, y1),
-            2: (x0, y0, x1, y1 - strip),
-            3: (x0 + strip, y0, x1, y1),
-        }[side]
-        if board.squares[index].kind != "street":
-            body = (x0, y0, x1, y1)
-        colour = pal.player(owner)
-        draw.rectangle(body, fill=colour, outline=pal["line"])
-        houses = state.houses[index]
-        text = "H" if houses == HOTEL else (str(houses) if houses else initials[owner])
-        cx, cy = (body[0] + body[2]) / 2, (body[1] + body[3]) / 2
-        if board.squares[index].kind != "street":
-            # Keep the pictogram visible on owned railroads and utilities.
+        x0, y0, x1, y1 = cell = cell_box(index, size)
+        street = board.squares[index].kind == "street"
+        if not street:
+            # The pictogram moves to the inner edge (where a street has its colour) to make
+            # room for the owner's badge.
+            draw.rectangle(cell, fill=pal["square"], outline=pal["line"])
             kind = icon_kind(board, index)
             if kind:
-                s = round(c * 0.5)
-                sprite = sprites.icon(kind, s, s, sprites.contrast_text(colour), colour)
-                image.paste(sprite, (round(cx - s / 2), round(cy - s / 2)), sprite)
-                text = ""
-        if text:
-            fill = sprites.contrast_text(colour)
-            if houses:
-                fill = (255, 255, 255) if houses != HOTEL else (255, 235, 120)
-                r = c * 0.24
-                draw.ellipse(
-                    (cx - r, cy - r, cx + r, cy + r),
-                    fill=pal["hotel"] if houses == HOTEL else pal["house"],
-                    outline=(255, 255, 255),
+                sx0, sy0, sx1, sy1 = _strip(index, size)
+                s = min(sx1 - sx0, sy1 - sy0) - 2
+                sprite = sprites.icon(
+                    kind,
+                    s,
+                    s,
+                    pal[_ICON_COLOURS[kind]],
+                    pal["line"],
+                    currency_symbol(board.currency),
                 )
-            draw.text((cx, cy), text, font=count_font, fill=fill, anchor="mm")
+                image.paste(
+                    sprite, (round((sx0 + sx1 - s) / 2), round((sy0 + sy1 - s) / 2)), sprite
+                )
+        bx0, by0, bx1, by1 = body = _body(index, size)
         if state.mortgaged[index]:
-            cell = (x0, y0, x1, y1)
-            image.paste(pal["mortgage_hatch"], cell, hatch_mask(size).crop(cell))
+            # Hatched, but the badge keeps a solid disc of ground around it.
+            image.paste(pal["mortgage_hatch"], body, hatch_mask(size).crop(body))
+            cx, cy = (bx0 + bx1) / 2, (by0 + by1) / 2
+            r = badge / 2 + max(2, round(c * 0.06))
+            draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=pal["square"])
             draw.rectangle(cell, outline=pal["line"])
-    _tokens(image, state, pal, initials, size)
+        draw_player_badge(
+            image,
+            ((bx0 + bx1) / 2, (by0 + by1) / 2),
+            badge,
+            pal.player(owner),
+            initials[owner],
+            ring=pal["badge_ring"],
+        )
+    _buildings(image, state, pal, size)
+    _pins(image, state, pal, initials, size)
     _centre(image, draw, state, pal, lab, initials, size)
     return image
 
 
-def _tokens(
+def _buildings(image: Image.Image, state: GameState, pal: Palette, size: int) -> None:
+    """Houses in a row on the colour strip, a hotel in its middle, as on the big board."""
+    for index, count in enumerate(state.houses):
+        if not count:
+            continue
+        x0, y0, x1, y1 = _strip(index, size)
+        along_x = index // 10 in (0, 2)
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        depth = (y1 - y0) if along_x else (x1 - x0)
+        length = (x1 - x0) if along_x else (y1 - y0)
+        house_size = max(6, round(min(depth * 0.95, length / 4.2)))
+        if count == HOTEL:
+            sprite = sprites.hotel(pal["hotel"], pal["building_outline"], house_size)
+            image.paste(
+                sprite, (round(cx - sprite.width / 2), round(cy - sprite.height / 2)), sprite
+            )
+            continue
+        sprite = sprites.house(pal["house"], pal["building_outline"], house_size)
+        step = length / 4
+        start = (length - step * count) / 2 + step / 2
+        for k in range(count):
+            offset = start + k * step
+            px, py = (x0 + offset, cy) if along_x else (cx, y0 + offset)
+            image.paste(
+                sprite, (round(px - sprite.width / 2), round(py - sprite.height / 2)), sprite
+            )
+
+
+# Where the pieces of a side stand: just inside the board's ring, pointing at their cell.
+_POINT_TO_CELL = {0: "down", 1: "left", 2: "up", 3: "right"}
+
+
+def _pins(
     image: Image.Image, state: GameState, pal: Palette, initials: list[str], size: int
 ) -> None:
+    """The players' pieces: pins in the corners, and beside (pointing at) the other cells.
+
+    A cell is too small for both a badge and pieces, so a piece stands in the gap between
+    the ring of cells and the centre, its point on the cell's inner edge.
+    """
     groups: dict[int, list[int]] = defaultdict(list)
     for seat, player in enumerate(state.players):
         if not player.bankrupt:
             groups[player.position].append(seat)
-    d = round(size / 11 * 0.5)
+    c = size / 11
+    d = round(c * 0.42)
+    tail = round(d * sprites.PIN_TAIL)
     for position, seats in groups.items():
         x0, y0, x1, y1 = cell_box(position, size)
-        diameter, centres = place_tokens(len(seats), (x0 + 2, y0 + 2, x1 - 2, y1 - 2), d, d // 2)
-        for seat, centre in zip(seats, centres, strict=True):
+        side = position // 10
+        if position % 10 == 0:
+            diameter, heads = place_pins(len(seats), (x0 + 2, y0 + 2, x1 - 2, y1 - 2), d, d // 2)
+            point = "down"
+        else:
+            point = _POINT_TO_CELL[side]
+            # Heads in a row along the inner edge, a tail's length off the cell.
+            reach = tail + d / 2 - round(c * 0.1)
+            if side in (0, 2):
+                y = y0 - reach if side == 0 else y1 + reach
+                box = (x0 + 1, round(y - d / 2), x1 - 1, round(y + d / 2))
+            else:
+                x = x1 + reach if side == 1 else x0 - reach
+                box = (round(x - d / 2), y0 + 1, round(x + d / 2), y1 - 1)
+            # A crowd overlaps rather than shrinks: the heads stay legible.
+            diameter, heads = place_tokens(len(seats), box, d, round(d * 0.8))
+        order = sorted(range(len(seats)), key=lambda k: seats[k] == state.current)
+        for k in order:
+            seat = seats[k]
             halo = pal["highlight"] if seat == state.current and state.phase != "over" else None
-            sprite = sprites.token(pal.player(seat), initials[seat], diameter, halo)
-            image.paste(
-                sprite,
-                (round(centre[0] - sprite.width / 2), round(centre[1] - sprite.height / 2)),
-                sprite,
+            sprite = sprites.pin(
+                pal.player(seat), initials[seat], diameter, halo, point, pal["badge_ring"]
             )
+            sprites.paste_pin(image, sprite, heads[k])
 
 
 def _centre(
@@ -209,7 +306,8 @@ def _centre(
     size: int,
 ) -> None:
     c = size / 11
-    x0, y0, x1, y1 = round(c * 1.35), round(c * 1.3), round(c * 9.65), round(c * 9.7)
+    # Half a cell of room round the text for the pieces standing at the cells' inner edges.
+    x0, y0, x1, y1 = round(c * 1.55), round(c * 1.5), round(c * 9.45), round(c * 9.5)
     title = f"{short_board_name(state.board)} · {lab.text('turn', n=state.turn)}"
     fitted = fit_text(
         title,
@@ -229,8 +327,9 @@ def _centre(
     for k, (seat, worth) in enumerate(rows):
         player = state.players[seat]
         cy = top + k * row_h + row_h / 2
-        sprite = sprites.token(pal.player(seat), initials[seat], d)
-        image.paste(sprite, (x0, round(cy - sprite.height / 2)), sprite)
+        draw_player_badge(
+            image, (x0 + d / 2, cy), d, pal.player(seat), initials[seat], ring=pal["badge_ring"]
+        )
         value = lab["bankrupt"] if player.bankrupt else lab.money(worth, state.board.currency)
         value_w = round(name_font.getlength(value))
         colour = pal["text_muted"] if player.bankrupt else pal["text"]
@@ -248,4 +347,4 @@ def render_compact(
     size: int = DEFAULT_COMPACT_SIZE,
 ) -> bytes:
     """The compact board of ``state`` as PNG bytes (players in the centre, richest first)."""
-    return encode_png(draw_compact(state, theme=theme, lang=lang, colors=colors, size=size))
+    return encode_png(limit_colours(_draw_full(state, theme, lang, colors, size)))

@@ -9,7 +9,8 @@ Every square other than a corner is cut, from its inner edge (facing the centre)
 outwards, into the *strip* (colour bar of a street, icon of the other squares), then
 the *name*, the *token* area and the *band* (price of a lot, later its owner). In the
 side columns the strip is a vertical bar on the inner edge and the rest is stacked top
-to bottom beside it, so a player reads every square the same way.
+to bottom beside it, so a player reads every square the same way; there the band is a
+tag in the outer bottom corner, with the token area beside it.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from functools import lru_cache
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1 (x1, y1 exclusive)
 
 CORNER_RATIO = 1.68  # corner side / square width, close to the printed boards
+TAG_SHARE = 0.6  # width of a side square's price / owner tag, as a share of the square width
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +135,17 @@ def board_layout(size: int) -> Layout:
         hpad = max(2, round(width * 0.03))
         name_box = (bx0 + hpad, by0 + pad, bx1 - hpad, by0 + pad + name_h)
         tokens_box = (bx0 + pad, name_box[3], bx1 - pad, by1 - band - 1)
+        if side in ("left", "right"):
+            # The side squares are shallow: a full-width band would leave the pieces a
+            # strip too low for a pin. The band becomes a tag in the outer bottom corner
+            # and the pieces stand beside it, on the inner side, as tall as they need.
+            tag = round(width * TAG_SHARE)
+            if side == "left":
+                band_box = (bx0, by1 - band, bx0 + tag, by1)
+                tokens_box = (bx0 + tag + pad, name_box[3], bx1 - pad, by1 - pad)
+            else:
+                band_box = (bx1 - tag, by1 - band, bx1, by1)
+                tokens_box = (bx0 + pad, name_box[3], bx1 - tag - pad, by1 - pad)
         squares.append(
             SquareGeometry(
                 index, side, (x0, y0, x1, y1), strip_box, name_box, tokens_box, band_box, anchor

@@ -21,6 +21,9 @@ from render.board import (
     fitted_names,
     format_deadline,
     jail_labels,
+    owner_badge_centre,
+    owner_badge_diameter,
+    place_pins,
     place_tokens,
     player_initials,
     render_board,
@@ -234,26 +237,69 @@ def test_jailed_player_is_inside_the_cell_and_visitor_outside() -> None:
     layout = board_layout(DEFAULT_SIZE)
     pal = palette("light")
     jail = layout.squares[10]
-    d, centres = place_tokens(1, jail.strip, layout.token_diameter, 8)
+    smallest = max(8, round(layout.token_diameter * 0.6))
+    d, centres = place_pins(1, jail.strip, layout.token_diameter, smallest)
     assert _close(_token_colour_at(image, centres[0], d), pal.player(3))
     cx0, cy0, cx1, cy1 = jail.cell
     assert cx0 <= centres[0][0] <= cx1 and cy0 <= centres[0][1] <= cy1
-    d, centres = place_tokens(1, jail.tokens, layout.token_diameter, 8)
+    d, centres = place_pins(1, jail.tokens, layout.token_diameter, smallest)
     assert _close(_token_colour_at(image, centres[0], d), pal.player(1))
     assert not cx0 <= centres[0][0] <= cx1
 
 
-def test_owner_bands_show_the_owner_colour() -> None:
+def test_owners_are_badges_not_bars() -> None:
+    """An owned lot shows its owner's badge in the band; the rest of the band stays the
+    neutral band colour, so an owner never looks like a colour group's bar."""
     state = mid_game_state()
     image = draw_board(state)
     layout = board_layout(DEFAULT_SIZE)
     pal = palette("light")
-    for square, seat in ((6, 0), (16, 1), (12, 2), (21, 3)):
-        x0, y0, x1, y1 = layout.squares[square].band
-        assert _close(image.getpixel((x0 + 4, (y0 + y1) // 2)), pal.player(seat), 8), square
+    d = owner_badge_diameter(layout)
+    for square, seat in ((6, 0), (16, 1), (12, 2), (21, 3), (37, 3)):
+        geo = layout.squares[square]
+        cx, cy = owner_badge_centre(geo, layout)
+        # Left of the initial, inside the disc.
+        assert _close(image.getpixel((round(cx - d * 0.3), round(cy))), pal.player(seat), 8)
+        x0, y0, x1, y1 = geo.band
+        for x in (x0 + 3, x1 - 4):
+            assert _close(image.getpixel((x, round(cy))), pal["square_alt"], 8), square
     # An unowned lot keeps its price band.
     x0, y0, x1, y1 = layout.squares[39].band
     assert _close(image.getpixel((x0 + 4, (y0 + y1) // 2)), pal["square_alt"], 8)
+
+
+def test_mortgaged_lot_keeps_its_owner_readable() -> None:
+    """The hatching never reaches the owner's badge: the band looks the same mortgaged or
+    not, while the rest of the square is hatched. (Compared before the colour limit, which
+    may round an edge pixel differently when the rest of the picture changes.)"""
+    layout = board_layout(DEFAULT_SIZE)
+    for square in (3, 37):  # a bottom-row street and a side-column one
+        plain = mid_game_state()
+        plain.mortgaged[square] = False
+        mortgaged = mid_game_state()
+        mortgaged.mortgaged[square] = True
+        geo = layout.squares[square]
+        a, b = board_module._draw_full(plain), board_module._draw_full(mortgaged)
+        d = owner_badge_diameter(layout)
+        cx, cy = owner_badge_centre(geo, layout)
+        badge = (round(cx - d / 2), round(cy - d / 2), round(cx + d / 2), round(cy + d / 2))
+        assert a.crop(badge).tobytes() == b.crop(badge).tobytes(), square
+        assert a.crop(geo.band).tobytes() == b.crop(geo.band).tobytes(), square
+        assert a.crop(geo.tokens).tobytes() != b.crop(geo.tokens).tobytes(), square
+
+
+@pytest.mark.parametrize("count", range(1, 11))
+def test_pins_stay_inside_their_box(count: int) -> None:
+    """Pins (the pieces) keep head and point inside the token box; heads never coincide."""
+    from render.sprites import PIN_TAIL
+
+    for box in ((100, 200, 201, 248), (1260, 1260, 1420, 1310)):
+        d, heads = place_pins(count, box, 36, 22)
+        assert len(heads) == count
+        for x, y in heads:
+            assert box[0] + d / 2 - 1 <= x <= box[2] - d / 2 + 1
+            assert box[1] + d / 2 - 1 <= y <= box[3] - d / 2 - round(d * PIN_TAIL) + 1
+        assert len({(round(x), round(y)) for x, y in heads}) == count
 
 
 def test_houses_and_hotels_are_drawn_on_the_bar() -> None:
