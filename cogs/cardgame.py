@@ -19,6 +19,7 @@ from bot.engine.errors import IllegalAction
 from bot.i18n import t
 from bot.store import StoreError
 from cogs.core.click import Click
+from cogs.core.pictures import drawn
 from cogs.core.services import FeatureCog
 from cogs.ui.cards_hand import (
     FIRST,
@@ -42,6 +43,19 @@ def _cards(click: Click) -> tuple[CardState, int]:
     return state, click.seat
 
 
+async def _hand(
+    game: int, state: CardState, seat: int, lang: str, *args: Any, **options: Any
+) -> dict[str, Any]:
+    """A player's hand message with its picture as ``attachments``; without the picture if
+    it cannot be drawn (the hand's text still lists the cards and the buttons work)."""
+    payload = hand_message(game, state, seat, lang, *args, **options)
+    picture = await drawn(game, "hand", hand_file(state, seat, lang))
+    if picture is None:
+        payload["embed"].set_image(url=None)
+    payload["attachments"] = [picture] if picture is not None else []
+    return payload
+
+
 class CardGameCog(FeatureCog, name="CardGame"):
     """The card game's private hand and its actions."""
 
@@ -49,10 +63,9 @@ class CardGameCog(FeatureCog, name="CardGame"):
         """ "My hand": the clicking player's hand, privately, as its grouped picture at once
         (the same message every action then edits)."""
         state, seat = _cards(click)
-        await click.reply(
-            **hand_message(click.game, state, seat, click.lang),
-            file=await hand_file(state, seat, click.lang),
-        )
+        payload = await _hand(click.game, state, seat, click.lang)
+        files = payload.pop("attachments")
+        await click.reply(**payload, files=files)
 
     async def _act(self, click: Click, action: dict[str, Any]) -> None:
         """Apply the player's card action; show their hand again (the table follows)."""
@@ -77,10 +90,7 @@ class CardGameCog(FeatureCog, name="CardGame"):
             text = "\n".join(notes) or t(lang, "manage.done")
             await click.edit(content=text, embed=None, view=None, attachments=[])
             return
-        await click.edit(
-            **hand_message(click.game, state, seat, lang, "\n".join(notes) or None),
-            attachments=[await hand_file(state, seat, lang)],
-        )
+        await click.edit(**await _hand(click.game, state, seat, lang, "\n".join(notes) or None))
 
     async def draw(self, click: Click) -> None:
         """Draw a card."""
@@ -184,7 +194,4 @@ class CardGameCog(FeatureCog, name="CardGame"):
         if not click.values:
             raise IllegalAction("unknown_button")
         click.drafts.keep(FIRST, FirstDiscard(click.game, click.user_id, card=click.values[0]))
-        await click.edit(
-            **hand_message(click.game, state, seat, click.lang, first=click.values[0]),
-            attachments=[await hand_file(state, seat, click.lang)],
-        )
+        await click.edit(**await _hand(click.game, state, seat, click.lang, first=click.values[0]))

@@ -40,6 +40,7 @@ from bot.store import ApplyResult, GameRow
 from bot.store.kinds import waiting_for
 from bot.turn_story import split
 from cogs.core.notify import tell_turn
+from cogs.core.pictures import drawn
 from cogs.ui import auction as auction_ui
 from cogs.ui import turn as turn_ui
 from cogs.ui.offers import lots_offer_message, offer_message
@@ -56,8 +57,6 @@ log = logging.getLogger(__name__)
 KEPT_LINES = 60
 #: A game button's custom id, with the state version it carries.
 _SEQ_IN_ID = re.compile(r"(m:[0-9]+:)[0-9]+:")
-#: Games whose last picture could not be drawn (logged once, not at every retry).
-_FAILED_DRAWINGS: set[int] = set()
 
 
 @dataclass(frozen=True)
@@ -130,7 +129,7 @@ async def post_final(
     If it does not go out, ``final_due`` stays in the settings and the reconciler posts
     it again (``settings`` in place). A board that cannot be drawn is left out.
     """
-    board = await _drawn(row.id, "final", turn_ui.board_file(state, settings))
+    board = await drawn(row.id, "final", turn_ui.board_file(state, settings))
     embeds = [turn_ui.final_embed(state, settings, game_id=row.id, image=board is not None)]
     files = [board] if board is not None else []
     recap = await pub.recap(row)
@@ -168,22 +167,6 @@ def _live_payload(
         "embed": turn_ui.live_embed(state, settings, lines, info, image=image),
         "view": turn_ui.turn_view(game, state, settings),
     }
-
-
-async def _drawn(game: int, key: str, drawing: Any) -> Any:
-    """The picture ``drawing`` makes, or None if it fails: logged once per game until a
-    picture of it can be drawn again (the sweep tries again later, quietly)."""
-    try:
-        picture = await drawing
-    except Exception:  # noqa: BLE001 - a picture is never worth a stuck game
-        if game not in _FAILED_DRAWINGS:
-            _FAILED_DRAWINGS.add(game)
-            log.exception("Game %s: a picture (%s) could not be drawn", game, key)
-        else:
-            log.debug("Game %s: the picture (%s) failed again", game, key)
-        return None
-    _FAILED_DRAWINGS.discard(game)
-    return picture
 
 
 def _attachment_id(message: Any, filename: str) -> int | None:
@@ -224,7 +207,7 @@ async def post_turn(
     if channel is None:
         return False
     key = turn_ui.image_key(state, settings, info)
-    picture = await _drawn(row.id, key, turn_ui.turn_image(state, settings, info))
+    picture = await drawn(row.id, key, turn_ui.turn_image(state, settings, info))
     if picture is None:
         pub.core.reconciler.failed(row.id)  # the sweep adds the picture later
     payload = _live_payload(row.id, state, settings, lines, info, image=picture is not None)
@@ -266,7 +249,7 @@ async def refresh_turn(
 
     async def run(deferred: bool) -> bool:
         if redraw:
-            picture = await _drawn(game, key, turn_ui.turn_image(state, settings, info))
+            picture = await drawn(game, key, turn_ui.turn_image(state, settings, info))
             if picture is None:
                 pub.core.reconciler.failed(game)  # the sweep adds the picture later
         else:
@@ -333,7 +316,7 @@ async def finish_turn(
         if shown.get("image") == key and shown.get("attachment"):
             picture: Any = KeptFile(shown["attachment"], turn_ui.TURN_IMAGE)
         else:
-            picture = await _drawn(game, key, turn_ui.turn_image(state, settings, info))
+            picture = await drawn(game, key, turn_ui.turn_image(state, settings, info))
         embed = turn_ui.finished_embed(state, settings, lines, info, image=picture is not None)
         files = [picture] if picture is not None else []
         message = await pub.edit_message(

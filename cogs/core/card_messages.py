@@ -16,6 +16,7 @@ from bot.i18n import t
 from bot.liveness import FINAL_MESSAGE, record_end
 from bot.store import ApplyResult, GameRow
 from cogs.core.notify import game_link, tell_turn
+from cogs.core.pictures import drawn
 from cogs.ui.cards_table import (
     MAX_LINES,
     event_line,
@@ -47,12 +48,13 @@ async def publish(pub: Publisher, row: GameRow, result: ApplyResult, channel: An
     if channel is not None:
         for event in public:
             if event["type"] == "round_scored":
+                files = await drawn(row.id, "round", round_files(state, lang))
                 posted = await pub.send(
                     row.id,
                     channel,
                     "round result",
                     embed=round_message(state, lang, event),
-                    files=await round_files(state, lang),
+                    files=files or [],
                 )
                 ok &= posted is not None
             if event["type"] == "game_over" and FINAL_MESSAGE not in settings:
@@ -95,13 +97,14 @@ async def _edit_table(
     if message_id is None:
         return await post_table(pub, row, settings, channel, state=state)
     lang = settings.get("lang", "de")
+    picture = await drawn(row.id, "table", table_file(state, lang))
     done = await pub.edit(
         row.id,
         channel,
         message_id,
         "table edit",
-        **table_message(row.id, state, settings),
-        attachments=[await table_file(state, lang)],
+        **_table(row.id, state, settings, picture is not None),
+        attachments=[picture] if picture is not None else [],
     )
     if done:
         settings["table_seq"] = state.seq
@@ -131,12 +134,13 @@ async def post_table(
         await pub.core.planner.reschedule(row.id, state, settings)
     if channel is None:
         return False
+    picture = await drawn(row.id, "table", table_file(state, lang))
     message = await pub.send(
         row.id,
         channel,
         "card table",
-        **table_message(row.id, state, settings),
-        file=await table_file(state, lang),
+        **_table(row.id, state, settings, picture is not None),
+        files=[picture] if picture is not None else [],
     )
     if message is None:
         return False
@@ -145,3 +149,12 @@ async def post_table(
     settings["table_seq"] = state.seq
     await tell_turn(pub.core, row, state, settings, message.jump_url)
     return True
+
+
+def _table(game: int, state: CardState, settings: dict[str, Any], picture: bool) -> dict[str, Any]:
+    """The table message, without its picture if that could not be drawn (the next action
+    draws it again)."""
+    payload = table_message(game, state, settings)
+    if not picture:
+        payload["embed"].set_image(url=None)
+    return payload

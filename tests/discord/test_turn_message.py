@@ -295,3 +295,30 @@ async def test_the_auction_shows_what_a_bidder_needs(table: Table) -> None:
     deed = await table.carol.click(auction, label=t("de", "button.deed"))
     assert "Südbahnhof" in private_reply(deed)
     assert (await table.state(game)).owner[SUEDBAHNHOF] == -1
+
+
+async def test_the_card_game_goes_on_when_no_picture_can_be_drawn(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The card game's renderer fails every time: the table and the hands go out without
+    their pictures, and the players play on; the failure is logged once per game."""
+
+    def broken(*args: Any, **kwargs: Any) -> bytes:
+        raise RuntimeError("the card renderer is broken")
+
+    for name in ("render_table", "render_hand", "render_round_result"):
+        monkeypatch.setattr(f"cogs.ui.cards_table.{name}", broken)
+    await table.alice.slash(table.channel, "monopoly start", language="de", game="cards")
+    lobby = table.channel.last_message
+    await table.bob.click(lobby, label=t("de", "button.join"))
+    await table.alice.click(lobby, label=t("de", "button.start"))
+    row = await table.row()
+    tabletop = table.message(row.settings["table_message"])
+    assert tabletop.attachments == [] and tabletop.embeds[0].image.url is None
+    state = row.state
+    mover = table.member(state.players[state.current].id)
+    hand = await mover.click(tabletop, label="🂠 Meine Hand")
+    assert hand.ephemeral and hand.response.attachments == []
+    await mover.click(hand.response, label=t("de", "cards.button.draw"))
+    assert (await table.state()).seq > state.seq
+    assert len(table.expect_logged("could not be drawn")) == 1
