@@ -41,10 +41,7 @@ def _sealed_auction_message(
     )
     embed.add_field(name=t(lang, "auction.bidders"), value=_bidders(narrator, waiting))
     _lot_field(embed, state, settings, narrator)
-    if settings.get("auction_closes_at"):
-        embed.add_field(
-            name=t(lang, "auction.closes"), value=f"<t:{settings['auction_closes_at']}:R>"
-        )
+    _time_left(embed, settings)
     view = discord.ui.View(timeout=None)
     view.add_item(
         GameButton(
@@ -93,10 +90,7 @@ def auction_message(game_id: int, state: GameState, settings: dict[str, Any]) ->
     still_in = [b for b in auction["bidders"] if b not in auction["passed"]]
     embed.add_field(name=t(lang, "auction.bidders"), value=_bidders(narrator, still_in))
     _lot_field(embed, state, settings, narrator)
-    if settings.get("auction_closes_at"):
-        embed.add_field(
-            name=t(lang, "auction.closes"), value=f"<t:{settings['auction_closes_at']}:R>"
-        )
+    _time_left(embed, settings)
     view = discord.ui.View(timeout=None)
     for step in AUCTION_STEPS:
         view.add_item(
@@ -159,3 +153,13 @@ def _deed_button(
         square = str(auction["square"])
         label = t(lang, "button.deed")
         view.add_item(GameButton(game_id, state.seq, "deed", square, label=label, row=row))
+
+
+def _time_left(embed: discord.Embed, settings: dict[str, Any]) -> None:
+    """When the auction closes, or else when the deadline of whom it waits on passes."""
+    lang = settings["lang"]
+    if settings.get("auction_closes_at"):
+        closes = f"<t:{settings['auction_closes_at']}:R>"
+        embed.add_field(name=t(lang, "auction.closes"), value=closes)
+    elif settings.get("deadline_at") and not settings.get("paused"):
+        embed.add_field(name=t(lang, "turn.deadline"), value=f"<t:{settings['deadline_at']}:R>")
