@@ -44,12 +44,14 @@ def _cards(click: Click) -> tuple[CardState, int]:
 
 
 async def _hand(
-    game: int, state: CardState, seat: int, lang: str, *args: Any, **options: Any
+    click: Click, state: CardState, seat: int, lang: str, *args: Any, **options: Any
 ) -> dict[str, Any]:
     """A player's hand message with its picture as ``attachments``; without the picture if
     it cannot be drawn (the hand's text still lists the cards and the buttons work)."""
+    game = click.game
     payload = hand_message(game, state, seat, lang, *args, **options)
-    picture = await drawn(game, "hand", hand_file(state, seat, lang))
+    failed = click.core.publisher.picture_failures
+    picture = await drawn(failed, game, "hand", hand_file(state, seat, lang))
     if picture is None:
         payload["embed"].set_image(url=None)
     payload["attachments"] = [picture] if picture is not None else []
@@ -63,7 +65,7 @@ class CardGameCog(FeatureCog, name="CardGame"):
         """ "My hand": the clicking player's hand, privately, as its grouped picture at once
         (the same message every action then edits)."""
         state, seat = _cards(click)
-        payload = await _hand(click.game, state, seat, click.lang)
+        payload = await _hand(click, state, seat, click.lang)
         files = payload.pop("attachments")
         await click.reply(**payload, files=files)
 
@@ -90,7 +92,7 @@ class CardGameCog(FeatureCog, name="CardGame"):
             text = "\n".join(notes) or t(lang, "manage.done")
             await click.edit(content=text, embed=None, view=None, attachments=[])
             return
-        await click.edit(**await _hand(click.game, state, seat, lang, "\n".join(notes) or None))
+        await click.edit(**await _hand(click, state, seat, lang, "\n".join(notes) or None))
 
     async def draw(self, click: Click) -> None:
         """Draw a card."""
@@ -194,4 +196,4 @@ class CardGameCog(FeatureCog, name="CardGame"):
         if not click.values:
             raise IllegalAction("unknown_button")
         click.drafts.keep(FIRST, FirstDiscard(click.game, click.user_id, card=click.values[0]))
-        await click.edit(**await _hand(click.game, state, seat, click.lang, first=click.values[0]))
+        await click.edit(**await _hand(click, state, seat, click.lang, first=click.values[0]))

@@ -129,7 +129,7 @@ async def post_final(
     If it does not go out, ``final_due`` stays in the settings and the reconciler posts
     it again (``settings`` in place). A board that cannot be drawn is left out.
     """
-    board = await drawn(row.id, "final", turn_ui.board_file(state, settings))
+    board = await drawn(pub.picture_failures, row.id, "final", turn_ui.board_file(state, settings))
     embeds = [turn_ui.final_embed(state, settings, game_id=row.id, image=board is not None)]
     files = [board] if board is not None else []
     recap = await pub.recap(row)
@@ -207,7 +207,9 @@ async def post_turn(
     if channel is None:
         return False
     key = turn_ui.image_key(state, settings, info)
-    picture = await drawn(row.id, key, turn_ui.turn_image(state, settings, info))
+    picture = await drawn(
+        pub.picture_failures, row.id, key, turn_ui.turn_image(state, settings, info)
+    )
     if picture is None:
         pub.core.reconciler.failed(row.id)  # the sweep adds the picture later
     payload = _live_payload(row.id, state, settings, lines, info, image=picture is not None)
@@ -249,7 +251,9 @@ async def refresh_turn(
 
     async def run(deferred: bool) -> bool:
         if redraw:
-            picture = await drawn(game, key, turn_ui.turn_image(state, settings, info))
+            picture = await drawn(
+                pub.picture_failures, game, key, turn_ui.turn_image(state, settings, info)
+            )
             if picture is None:
                 pub.core.reconciler.failed(game)  # the sweep adds the picture later
         else:
@@ -316,7 +320,9 @@ async def finish_turn(
         if shown.get("image") == key and shown.get("attachment"):
             picture: Any = KeptFile(shown["attachment"], turn_ui.TURN_IMAGE)
         else:
-            picture = await drawn(game, key, turn_ui.turn_image(state, settings, info))
+            picture = await drawn(
+                pub.picture_failures, game, key, turn_ui.turn_image(state, settings, info)
+            )
         embed = turn_ui.finished_embed(state, settings, lines, info, image=picture is not None)
         files = [picture] if picture is not None else []
         message = await pub.edit_message(

@@ -48,7 +48,7 @@ async def publish(pub: Publisher, row: GameRow, result: ApplyResult, channel: An
     if channel is not None:
         for event in public:
             if event["type"] == "round_scored":
-                files = await drawn(row.id, "round", round_files(state, lang))
+                files = await drawn(pub.picture_failures, row.id, "round", round_files(state, lang))
                 posted = await pub.send(
                     row.id,
                     channel,
@@ -97,7 +97,7 @@ async def _edit_table(
     if message_id is None:
         return await post_table(pub, row, settings, channel, state=state)
     lang = settings.get("lang", "de")
-    picture = await drawn(row.id, "table", table_file(state, lang))
+    picture = await drawn(pub.picture_failures, row.id, "table", table_file(state, lang))
     done = await pub.edit(
         row.id,
         channel,
@@ -134,7 +134,7 @@ async def post_table(
         await pub.core.planner.reschedule(row.id, state, settings)
     if channel is None:
         return False
-    picture = await drawn(row.id, "table", table_file(state, lang))
+    picture = await drawn(pub.picture_failures, row.id, "table", table_file(state, lang))
     message = await pub.send(
         row.id,
         channel,

@@ -16,20 +16,21 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-#: Games whose last picture could not be drawn (logged once, not at every retry).
-_FAILED: set[int] = set()
 
+async def drawn(failed: set[int], game: int, what: str, drawing: Awaitable[T]) -> T | None:
+    """The picture ``drawing`` makes, or None if it fails (see the module docstring).
 
-async def drawn(game: int, what: str, drawing: Awaitable[T]) -> T | None:
-    """The picture ``drawing`` makes, or None if it fails (see the module docstring)."""
+    ``failed`` holds the games whose last picture failed (the publisher's
+    ``picture_failures``): logged once, not at every retry.
+    """
     try:
         picture = await drawing
     except Exception:  # noqa: BLE001 - a picture is never worth a stuck game
-        if game not in _FAILED:
-            _FAILED.add(game)
+        if game not in failed:
+            failed.add(game)
             log.exception("Game %s: a picture (%s) could not be drawn", game, what)
         else:
             log.debug("Game %s: the picture (%s) failed again", game, what)
         return None
-    _FAILED.discard(game)
+    failed.discard(game)
     return picture

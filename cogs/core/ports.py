@@ -34,6 +34,7 @@ class PublisherPort(Protocol):
     """The publisher as the others use it (``cogs/core/publisher.py``)."""
 
     core: CorePort
+    picture_failures: set[int]
 
     async def channel(self, channel_id: int) -> Any:
         """The game's channel or thread, or None."""

@@ -115,6 +115,8 @@ class Publisher:
         #: Channels Discord says do not exist (deleted): their games cannot be shown.
         self.gone: set[int] = set()
         self._told: dict[int, frozenset[str]] = {}
+        #: Games whose last picture could not be drawn (``cogs.core.pictures.drawn``).
+        self.picture_failures: set[int] = set()
 
     # -- channels -----------------------------------------------------------------------
 
