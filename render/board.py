@@ -290,16 +290,7 @@ def _draw_static(
             if kind:
                 sx0, sy0, sx1, sy1 = geo.strip
                 inset = max(2, layout.strip // 10)
-                colour = pal[
-                    {
-                        "railroad": "icon_rail",
-                        "power": "icon_power",
-                        "water": "icon_water",
-                        "chance": "icon_chance",
-                        "community": "icon_community",
-                        "tax": "icon_tax",
-                    }[kind]
-                ]
+                colour = pal[sprites.ICON_COLOURS[kind]]
                 sprite = sprites.icon(
                     kind,
                     sx1 - sx0 - 2 * inset,

@@ -38,14 +38,6 @@ from render.text import draw_fitted, ellipsize, fit_text
 
 DEFAULT_COMPACT_SIZE = 560
 STRIP = 0.3  # depth of a cell's colour strip, as a share of the cell
-_ICON_COLOURS = {
-    "railroad": "icon_rail",
-    "power": "icon_power",
-    "water": "icon_water",
-    "chance": "icon_chance",
-    "community": "icon_community",
-    "tax": "icon_tax",
-}
 
 _cache: dict[tuple[Any, ...], Image.Image] = {}
 _lock = threading.Lock()
@@ -94,9 +86,7 @@ def _static(board: Board, pal: Palette, size: int, key: tuple[Any, ...]) -> Imag
             "free_parking": "parking",
         }.get(square.kind)
         if kind:
-            colour = pal[
-                _ICON_COLOURS.get(kind, "icon_parking" if kind == "parking" else "go_arrow")
-            ]
+            colour = pal[sprites.ICON_COLOURS.get(kind, "go_arrow")]
             if kind == "police":
                 colour = pal["icon_police"]
             s = round(c * 0.56)
@@ -192,7 +182,7 @@ def _draw_full(
                     kind,
                     s,
                     s,
-                    pal[_ICON_COLOURS[kind]],
+                    pal[sprites.ICON_COLOURS[kind]],
                     pal["line"],
                     currency_symbol(board.currency),
                 )

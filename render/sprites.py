@@ -19,6 +19,19 @@ from render.text import ellipsize
 
 SS = 4  # supersampling factor
 
+#: The palette key of each square pictogram's colour (the same on every picture).
+ICON_COLOURS = {
+    "railroad": "icon_rail",
+    "power": "icon_power",
+    "water": "icon_water",
+    "chance": "icon_chance",
+    "community": "icon_community",
+    "tax": "icon_tax",
+    "go": "go_arrow",
+    "parking": "icon_parking",
+    "police": "icon_police",
+}
+
 
 def _supersampled(
     width: int, height: int, paint: Callable[[ImageDraw.ImageDraw, int, int], None]

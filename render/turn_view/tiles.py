@@ -22,19 +22,6 @@ from render.turn_view.layout import Tile, marker_texts
 from render.turn_view.marks import curved_arrow, hatch, padlock
 from render.turn_view.words import due_at, due_lines, lot_rent, player_name
 
-# The colour of each pictogram (as on the whole board).
-ICON_COLOURS = {
-    "railroad": "icon_rail",
-    "power": "icon_power",
-    "water": "icon_water",
-    "chance": "icon_chance",
-    "community": "icon_community",
-    "tax": "icon_tax",
-    "go": "go_arrow",
-    "parking": "icon_parking",
-    "police": "icon_police",
-}
-
 
 class Tiles(Canvas):
     """Paints the stretch."""
@@ -95,7 +82,7 @@ class Tiles(Canvas):
                 kind,
                 side * 2,
                 side,
-                pal[ICON_COLOURS[kind]],
+                pal[sprites.ICON_COLOURS[kind]],
                 pal["line"],
                 currency_symbol(state.board.currency),
             )
