@@ -46,7 +46,7 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from bot.cardgame import new_game as new_card_game
-from bot.engine.board import custom_board
+from bot.engine.board import available_boards, custom_board
 from bot.engine.computer import LEVELS
 from bot.engine.errors import IllegalAction
 from bot.engine.game import new_game
@@ -195,12 +195,15 @@ class GameService:
         game: str = "board",
         theme_data: dict[str, Any] | None = None,
         board_data: dict[str, Any] | None = None,
+        board: str | None = None,
     ) -> GameRow:
         """Create a lobby in the channel with the host as its first player.
 
         ``game`` is ``board`` (MONOPOLY) or ``cards`` (MONOPOLY Das Kartenspiel, 2–6).
         ``theme_data`` is a server's own theme and ``board_data`` a server's own board,
         copied so the game keeps them; the board's id becomes the rules' ``board``.
+        ``board`` is a shipped board to play instead of the preset's (the rules'
+        ``board`` too); ``board_data`` wins over it, and the card game has none.
         ``max_players`` is None (as many as the game allows) or at least 2. Malformed
         arguments raise before anything is stored (see the module docstring).
         """
@@ -219,6 +222,8 @@ class GameService:
         board_data = check_data(board_data, "board_data")
         if board_data is not None and not isinstance(board_data.get("id"), str):
             raise IllegalAction("bad_setting", detail="board_data")
+        if board is not None and board not in available_boards():
+            raise IllegalAction("bad_option", option=str(board)[:100])
         most = CARD_GAME_MAX_PLAYERS if game == "cards" else rules.max_players
         settings = {
             "game": game,
@@ -235,6 +240,8 @@ class GameService:
         if board_data is not None:
             settings["board_data"] = board_data
             settings["overrides"] = {"board": board_data["id"]}
+        elif board is not None and board != rules.board and game == "board":
+            settings["overrides"] = {"board": board}
         return await self.store.create_game(
             guild_id, channel_id, None, created_by=host.id, settings=settings
         )

@@ -14,8 +14,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.engine.board import load_board
 from bot.engine.errors import IllegalAction
 from bot.engine.rules import Rules, available_presets
+from bot.engine.themes import available_themes
 from bot.i18n import t
 from bot.rules_summary import describe_rules
 from bot.server_files import BOARD, THEME, resolve, suggest
@@ -33,7 +35,7 @@ from cogs.ui.house_rules import (
     house_rules_panel,
 )
 from cogs.ui.lobby import REMOVE_COMPUTER, lobby_message
-from cogs.ui.text import board_of, user_lang
+from cogs.ui.text import board_of, theme_of, user_lang
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +44,73 @@ START_DEADLINES = ("off", "5m", "1h", "12h", "24h", "48h")
 #: What the bot needs where a game is played, by the permission's attribute name.
 CHANNEL_PERMISSIONS = ("send_messages", "embed_links", "attach_files", "read_message_history")
 THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
+#: The shipped boards ``/monopoly start`` offers, with the English names of its choices
+#: (``choice.<name>`` in the catalogs); a server's own board comes with ``edition``.
+BOARD_CHOICES = {
+    "de_euro": "German board (euro)",
+    "de_mark": "German board (Mark)",
+    "us_classic": "US board (dollars)",
+}
+#: The board of the standard presets, and what an English game plays instead.
+STANDARD_BOARD, ENGLISH_BOARD = "de_euro", "us_classic"
+#: Amounts a preset may give itself (else the board's printed ones); 0 and 1 (the least
+#: step) mean the same on every board.
+PRESET_AMOUNTS = (
+    "start_money",
+    "salary",
+    "jail_fine",
+    "free_parking_amount",
+    "auction_min_bid",
+    "auction_min_raise",
+)
+
+
+def _money_scale(board_id: str) -> tuple[int, int, int]:
+    board = load_board(board_id)
+    return board.start_money, board.salary, board.jail_fine
+
+
+def board_money_fits(preset: str, board_id: str) -> bool:
+    """Whether ``preset`` can be played on ``board_id`` with its money consistent.
+
+    A preset's own amounts are meant for its own board; on a board whose amounts are of
+    another size (the Mark board's are twenty times the euro board's) they would be
+    wrong, so such a combination is refused. Amounts a preset leaves to the board follow
+    the board chosen; none of the shipped presets gives its own amounts yet.
+    """
+    rules = Rules.from_preset(preset)
+    if _money_scale(rules.board) == _money_scale(board_id):
+        return True
+    return all(getattr(rules, name) in (None, 0, 1) for name in PRESET_AMOUNTS)
+
+
+def board_for(
+    preset: str, lang: str, chosen: str | None, theme_board: str | None
+) -> tuple[str | None, IllegalAction | None]:
+    """The shipped board a new lobby plays on, or why the choice cannot be played.
+
+    ``chosen`` is the ``board`` option (None: by default), ``theme_board`` the board a
+    chosen theme is made for. By default a German game plays its preset's board (the
+    euro board, or the Mark board for the Mark preset) and an English game the US board
+    – except with the Mark preset, which is the German Mark edition in either language.
+    A theme renames one board: without a choice the game plays that board if it is the
+    default or the preset's own; a chosen board must be the theme's.
+    """
+    own = Rules.from_preset(preset).board
+    if chosen is not None:
+        if chosen not in BOARD_CHOICES:
+            return None, IllegalAction("bad_option", option=chosen[:100])
+        if theme_board is not None and theme_board != chosen:
+            return None, IllegalAction("theme_other_board", board=theme_board, chosen=chosen)
+        if not board_money_fits(preset, chosen):
+            return None, IllegalAction("board_money", preset=preset, board=chosen)
+        return chosen, None
+    default = ENGLISH_BOARD if lang == "en" and own == STANDARD_BOARD else own
+    if theme_board is None or theme_board == default:
+        return default, None
+    if theme_board == own:
+        return own, None
+    return None, IllegalAction("theme_board", board=theme_board, preset=preset)
 
 
 def missing_permissions(interaction: discord.Interaction, thread: bool) -> list[str]:
@@ -68,8 +137,10 @@ class LobbyCog(FeatureCog, name="Lobby"):
         game="MONOPOLY or MONOPOLY The Card Game",
         where="Play in this channel or in a new thread of it",
         edition="A board of this server's own (see /monopoly edition)",
+        board="Board to play on (by default the one for the game's language)",
     )
     @app_commands.choices(
+        board=[app_commands.Choice(name=name, value=key) for key, name in BOARD_CHOICES.items()],
         where=[
             app_commands.Choice(name="in this channel", value="here"),
             app_commands.Choice(name="in a new thread", value="thread"),
@@ -96,12 +167,14 @@ class LobbyCog(FeatureCog, name="Lobby"):
         game: str = "board",
         where: str = "here",
         edition: str | None = None,
+        board: str | None = None,
     ) -> None:
         """Open a lobby: players join with a button, the host starts the game.
 
         With ``where`` "thread" the lobby and the whole game go to a new public thread of
         the channel (one game per thread), and the channel gets a link to it; inside a
-        thread the game simply opens there.
+        thread the game simply opens there. The board is ``board``, else the one for the
+        game's language (see :func:`board_for`); a server's own ``edition`` wins over it.
         """
         click = self.core.dispatcher.command(interaction)
         lang = language or click.lang
@@ -114,13 +187,24 @@ class LobbyCog(FeatureCog, name="Lobby"):
             raise IllegalAction("missing_permissions", permissions=names)
         host = LobbyPlayer(interaction.user.id, interaction.user.display_name)
         board_game = game == "board"  # the card game has neither themes nor boards
-        chosen = await resolve(
-            self.core.store,
-            interaction.guild_id or 0,
-            preset,
-            theme if board_game else None,
-            edition if board_game else None,
-        )
+        guild = interaction.guild_id or 0
+        shipped = None
+        if board_game and not edition:
+            chosen = await self._theme(guild, theme)
+            found = theme_of(chosen)
+            shipped, problem = board_for(
+                preset, lang, board, found.base_board if found is not None else None
+            )
+            if problem is not None:
+                raise self._named(problem, click.lang, theme)
+        else:  # a server's own board (the theme must be made for it), or the card game
+            chosen = await resolve(
+                self.core.store,
+                guild,
+                preset,
+                theme if board_game else None,
+                edition if board_game else None,
+            )
         thread = None
         if new_thread:
             thread = await self._new_thread(click, host, lang, game)
@@ -136,6 +220,7 @@ class LobbyCog(FeatureCog, name="Lobby"):
                 theme=chosen["theme"],
                 theme_data=chosen.get("theme_data"),
                 board_data=chosen.get("board_data"),
+                board=shipped,
                 max_players=max_players,
                 deadline=deadline,
                 game=game,
@@ -155,6 +240,33 @@ class LobbyCog(FeatureCog, name="Lobby"):
             if message is None:
                 return  # the reconciler posts the lobby once it can
         await self.core.store.patch_settings(row.id, {"lobby_message": message.id})
+
+    async def _theme(self, guild: int, theme: str | None) -> dict[str, Any]:
+        """A lobby's settings for ``theme``: a shipped theme's id, or a server's own theme
+        with its data (``unknown_theme`` if there is none of that id)."""
+        if not theme:
+            return {"theme": None}
+        if theme in available_themes():
+            return {"theme": theme}
+        own = await self.core.store.guild_files(guild, THEME)
+        if theme not in own:
+            raise IllegalAction("unknown_theme", theme=theme[:100])
+        return {"theme": theme, "theme_data": own[theme]}
+
+    @staticmethod
+    def _named(problem: IllegalAction, lang: str, theme: str | None) -> IllegalAction:
+        """``problem`` with the boards (and the preset) named in the user's language
+        (``theme_board`` names them by id, as for a server's own board)."""
+        params = dict(problem.params)
+        if problem.code != "theme_board":
+            for key in ("board", "chosen"):
+                if key in params:
+                    params[key] = t(lang, f"board.{params[key]}")
+            if "preset" in params:
+                params["preset"] = t(lang, f"preset.{params['preset']}")
+        if theme:
+            params["theme"] = theme[:100]
+        return IllegalAction(problem.code, **params)
 
     async def _suggest(
         self, interaction: discord.Interaction, current: str, kind: str, own_only: bool = False

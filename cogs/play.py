@@ -19,11 +19,11 @@ from bot.engine.rules import Rules
 from bot.engine.state import GameState
 from bot.i18n import t
 from bot.rules_summary import describe_rules
-from bot.store import GameRow, StaleAction
+from bot.store import ApplyResult, GameRow, StaleAction
 from bot.text_input import parse_amount
 from cogs.core.click import Click
 from cogs.core.services import FeatureCog
-from cogs.ui.forms import BidForm
+from cogs.ui.forms import BidForm, auction_key
 from cogs.ui.ids import GameButton
 from cogs.ui.text import Narrator, board_of, theme_of
 from cogs.ui.turn import board_file, wealth_table
@@ -44,6 +44,8 @@ SIMPLE_ACTIONS: dict[str, dict[str, Any]] = {
 #: Old turn messages had per-square buttons; their clicks still work.
 SQUARE_ACTIONS = ("build", "sell_building", "mortgage", "unmortgage")
 LOG_LIMIT = 1900
+#: How often a typed bid is tried when other bids keep coming first.
+BID_ATTEMPTS = 5
 
 
 async def game_here(click: Click, *, running: bool = False, cards: bool = False) -> GameRow:
@@ -89,36 +91,85 @@ class PlayCog(FeatureCog, name="Play"):
         highest bid as it is now; the engine refuses the leader's own second click). A
         click on any other, older message is out of date.
         """
-        state, settings, _ = click.board()
-        assert click.ref is not None
+        state = click.state
+        assert isinstance(state, GameState) and click.ref is not None
         if click.ref.seq == state.seq:
             return state
         message = click.interaction.message
-        current = settings.get("auction_message")
+        current = click.settings.get("auction_message")
         if state.auction is None or message is None or message.id != current:
             raise StaleAction(click.game, click.ref.seq or 0, state.seq)
         return state
 
     async def raise_bid(self, click: Click) -> None:
         """+1 / +10 / +50 / +100 on the auction message: over the highest bid as it is now."""
-        state = self._same_auction(click)
-        if state.auction is None:
-            raise IllegalAction("no_auction")
         step = int(click.arg) if click.arg and click.arg.isascii() and click.arg.isdigit() else 1
-        base = state.auction["high"] if state.auction["leader"] is not None else 0
-        amount = max(base + step, next_minimum(state))
-        await click.act({"type": "bid", "amount": amount})
+        for attempt in range(1, BID_ATTEMPTS + 1):
+            state = self._same_auction(click)
+            if state.auction is None:
+                raise IllegalAction("no_auction")
+            base = state.auction["high"] if state.auction["leader"] is not None else 0
+            amount = max(base + step, next_minimum(state))
+            try:
+                # On exactly the auction checked: a bid that came first is read again,
+                # never a later auction's.
+                await click.act({"type": "bid", "amount": amount}, expected_seq=state.seq)
+                return
+            except StaleAction:
+                if attempt == BID_ATTEMPTS:
+                    raise
+                await click.load()
 
     async def pass_auction(self, click: Click) -> None:
         """ "Pass" on the auction message."""
-        self._same_auction(click)
-        await click.act({"type": "auction_pass"})
+        for attempt in range(1, BID_ATTEMPTS + 1):
+            state = self._same_auction(click)
+            try:
+                await click.act({"type": "auction_pass"}, expected_seq=state.seq)
+                return
+            except StaleAction:
+                if attempt == BID_ATTEMPTS:
+                    raise
+                await click.load()
 
     async def bid_form(self, click: Click) -> None:
-        """ "Bid …" (or a sealed bid): the form for an amount; it must be the first answer."""
+        """ "Bid …" (or a sealed bid): the form for an amount; it must be the first answer.
+
+        The form names the auction it is opened for (``auction_key``): sent after that
+        auction closed it is refused, never placed in a later one.
+        """
         assert click.ref is not None
+        row = await click.load()
+        if not isinstance(row.state, GameState) or row.state.auction is None:
+            raise IllegalAction("no_auction")
+        self._same_auction(click)  # a copy of an older auction message is out of date
+        message = click.interaction.message
+        # The message clicked is the auction's (just checked): it names the auction.
+        key = auction_key(row.state.auction, message.id if message is not None else 0)
         sealed = click.ref.action == "sealed_modal"
-        await click.form(BidForm(click.game, click.ref.seq or 0, click.lang, sealed=sealed))
+        form = BidForm(click.game, click.ref.seq or 0, click.lang, auction=key, sealed=sealed)
+        await click.form(form)
+
+    async def _bid_in_auction(self, click: Click, action: dict[str, Any]) -> ApplyResult:
+        """Apply a typed bid, if the auction its form names is still under way.
+
+        The check and the bid are one step: the bid is applied to exactly the state the
+        check saw (``expected_seq``); if another bid came first, both are done again
+        with the new state (a busy auction is no reason to refuse a bid).
+        """
+        for attempt in range(1, BID_ATTEMPTS + 1):
+            row = await click.load()
+            state, settings = row.state, row.settings
+            auction = state.auction if isinstance(state, GameState) else None
+            current = settings.get("auction_message")
+            if auction is None or current is None or click.arg != auction_key(auction, current):
+                raise IllegalAction("auction_over")
+            try:
+                return await click.act(action, expected_seq=state.seq)  # type: ignore[union-attr]
+            except StaleAction:
+                if attempt == BID_ATTEMPTS:
+                    raise
+        raise AssertionError("unreachable")  # the loop returns or raises
 
     async def bid(self, click: Click) -> None:
         """A typed bid (live) or sealed maximum; only the bidder learns a sealed amount."""
@@ -130,10 +181,10 @@ class PlayCog(FeatureCog, name="Play"):
             return
         if click.ref.action == "bid":
             await click.defer()
-            await click.act({"type": "bid", "amount": amount})
+            await self._bid_in_auction(click, {"type": "bid", "amount": amount})
             return
         await click.defer(private=True)
-        result = await click.act({"type": "sealed_bid", "amount": amount})
+        result = await self._bid_in_auction(click, {"type": "sealed_bid", "amount": amount})
         shown = Narrator(result.state, click.lang).money(amount)  # type: ignore[arg-type]
         await click.reply(t(click.lang, "auction.sealed_confirm", amount=shown))
 
@@ -191,7 +242,7 @@ class PlayCog(FeatureCog, name="Play"):
             lang,
             "status.text",
             cash=narrator.money(player.cash),
-            square=narrator.square(player.position),
+            square=narrator.whereabouts(seat),
             lots=", ".join(lots) or "–",
             cards=len(player.jail_cards),
             debts=", ".join(debts) or "–",

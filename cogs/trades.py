@@ -64,13 +64,16 @@ class TradesCog(FeatureCog, name="Trades"):
     async def _open_builder(
         self,
         click: Click,
-        partner_id: int,
+        partner: int | None,
         *,
         counter_of: dict[str, Any] | None = None,
         edit: bool = False,
     ) -> None:
+        """The private builder of an offer to the player in seat ``partner``.
+
+        A seat, not a Discord id: a computer player's seat has an id like ``cpu1``.
+        """
         state, settings, seat = click.board()
-        partner = click.service.seat_of(state, partner_id)
         if partner is None or state.players[partner].bankrupt:
             await click.reply(t(click.lang, "trade.partner_not_playing"))
             return
@@ -119,7 +122,7 @@ class TradesCog(FeatureCog, name="Trades"):
         if seat is None or row.state.players[seat].bankrupt:
             raise IllegalAction("not_a_player")
         click.seat = seat
-        await self._open_builder(click, member.id)
+        await self._open_builder(click, click.service.seat_of(row.state, member.id))
 
     async def pick_partner_menu(self, click: Click) -> None:
         """The turn message's "Trade" button: choose a partner, then build the offer."""
@@ -143,7 +146,7 @@ class TradesCog(FeatureCog, name="Trades"):
         value = click.values[0] if click.values else ""
         if not (value.isascii() and value.isdigit()) or int(value) >= len(state.players):
             raise IllegalAction("unknown_button")
-        await self._open_builder(click, int(state.players[int(value)].id), edit=True)
+        await self._open_builder(click, int(value), edit=True)
 
     async def _draft(self, click: Click, kind: str, nonce: str | None) -> Any:
         """The user's current draft of ``kind``, or None (the menu then says it expired)."""
@@ -275,8 +278,7 @@ class TradesCog(FeatureCog, name="Trades"):
         if found is None:
             return
         trade = found[0]
-        proposer_id = int(click.state.players[trade["from"]].id)
-        await self._open_builder(click, proposer_id, counter_of=trade)
+        await self._open_builder(click, trade["from"], counter_of=trade)
 
     # -- part payment in lots -------------------------------------------------------------
 
@@ -290,7 +292,14 @@ class TradesCog(FeatureCog, name="Trades"):
         problem = lot_offer_problem(state, seat)
         if problem is not None:
             raise problem
-        draft = LotsDraft(click.game, click.user_id, seat=seat, max_value=state.debts[0]["amount"])
+        debt = state.debts[0]
+        draft = LotsDraft(
+            click.game,
+            click.user_id,
+            seat=seat,
+            max_value=debt["amount"],
+            creditor=debt["creditor"],
+        )
         click.drafts.keep(LOTS, draft)
         await click.reply(**lots_panel(state, settings, draft, click.lang))
 
@@ -298,6 +307,8 @@ class TradesCog(FeatureCog, name="Trades"):
         problem = lot_offer_problem(state, draft.seat)
         if problem is not None:
             raise problem
+        if not draft.owes_still(state):
+            raise IllegalAction("debt_settled")  # a later debt: the menu was for another
         draft.lots = {s for s in draft.lots if state.owner[s] == draft.seat}
 
     async def pick_offered_lots(self, click: Click) -> None:
@@ -328,6 +339,11 @@ class TradesCog(FeatureCog, name="Trades"):
             await click.reply(t(click.lang, "lots.expired"))
             return
         assert isinstance(draft, LotsDraft)
+        state, _, _ = click.board()
+        if not draft.owes_still(state):
+            # The debt was settled meanwhile: never offer the lots to a later creditor.
+            click.drafts.drop(LOTS, draft)
+            raise IllegalAction("debt_settled")
         await click.defer()
         action = {"type": "offer_lots", "lots": sorted(draft.lots), "value": value}
         await click.act(action)

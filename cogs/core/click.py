@@ -9,6 +9,8 @@ the handler is done, and knows whether anything was committed when something fai
 
 from __future__ import annotations
 
+import contextlib
+import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -27,6 +29,8 @@ from cogs.ui.widgets import explain
 if TYPE_CHECKING:
     from cogs.core.ports import CorePort as Core
 
+log = logging.getLogger(__name__)
+
 
 class Click:
     """See the module docstring; made by the dispatcher (or :meth:`Core.command`)."""
@@ -39,6 +43,8 @@ class Click:
         self.row: GameRow | None = None
         self.seat: int | None = None
         self.results: list[ApplyResult] = []
+        #: Whether this click answered with a private "thinking…" (see :meth:`defer`).
+        self.thinking_privately = False
         interaction.extras["click"] = self
 
     # -- what was clicked -------------------------------------------------------------
@@ -150,6 +156,7 @@ class Click:
         """Answer now, showing the result later (privately "thinking" if ``private``)."""
         if not self.answered:
             await self.interaction.response.defer(ephemeral=private, thinking=private)
+            self.thinking_privately = private
 
     async def reply(self, text: str | None = None, *, private: bool = True, **payload: Any) -> None:
         """Answer (or follow up) with a message, privately unless ``private`` is False."""
@@ -159,6 +166,42 @@ class Click:
             await self.interaction.followup.send(ephemeral=private, **payload)
         else:
             await self.interaction.response.send_message(ephemeral=private, **payload)
+
+    async def reply_surely(self, text: str) -> None:
+        """Answer privately with ``text``; if Discord refuses, try once the other way.
+
+        A first answer that fails (a Discord error, or the interaction was acknowledged
+        meanwhile) is followed by a private "thinking…" and a follow-up; a follow-up that
+        fails by putting the text into this click's own private "thinking…" answer, or
+        else by a second follow-up. Raises what the second try raised.
+        """
+        try:
+            await self.reply(text)
+            return
+        except Exception as error:  # noqa: BLE001 - any failure gets the second try
+            log.warning(
+                "Answer to interaction %s failed (%s: %s); trying the other way",
+                self.interaction.id,
+                type(error).__name__,
+                error,
+            )
+        interaction = self.interaction
+        if not self.answered:
+            # Discord may have refused only this call: "thinking" first, then the text.
+            # If it was acknowledged elsewhere meanwhile, the defer fails and the
+            # follow-up still reaches the user.
+            with contextlib.suppress(discord.HTTPException, discord.InteractionResponded):
+                await interaction.response.defer(ephemeral=True, thinking=True)
+                self.thinking_privately = True
+            await interaction.followup.send(content=text, ephemeral=True)
+        elif (
+            self.thinking_privately
+            and interaction.response.type
+            == discord.InteractionResponseType.deferred_channel_message
+        ):
+            await interaction.edit_original_response(content=text)
+        else:
+            await interaction.followup.send(content=text, ephemeral=True)
 
     def explain(self, error: Exception) -> str:
         """A refusal in the user's language, with the game's names if it is loaded."""

@@ -166,7 +166,9 @@ class Dispatcher:
             key = "error.saved_board_follows" if click.committed else "error.nothing_changed"
             text = t(click.lang, key)
         try:
-            await click.reply(text)
+            # A refusal must reach the user: one more try the other way if Discord
+            # refuses the first (initial answer <-> follow-up).
+            await click.reply_surely(text)
         except Exception:  # noqa: BLE001 - the interaction itself may be gone
             log.warning("Could not answer interaction %s", interaction.id, exc_info=True)
 

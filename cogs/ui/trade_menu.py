@@ -198,12 +198,26 @@ TRADE_LOTS = LotPicker(
 
 @dataclass
 class LotsDraft(Draft):
-    """Lots a debtor is about to offer their creditor as part payment."""
+    """Lots a debtor is about to offer their creditor as part payment.
+
+    ``creditor`` is whom the debt was owed when the menu opened: the offer goes to the
+    first debt's creditor, so a menu (or its value form) outliving that debt must not
+    offer the lots to someone else.
+    """
 
     seat: int = 0
     lots: set[int] = field(default_factory=set)
     page: int = 0
     max_value: int = 0
+    creditor: int = 0
+
+    def owes_still(self, state: GameState) -> bool:
+        """Whether the debt this menu was opened for is still the one to pay."""
+        debts = state.debts
+        return bool(debts) and (debts[0]["debtor"], debts[0]["creditor"]) == (
+            self.seat,
+            self.creditor,
+        )
 
 
 def lots_panel(

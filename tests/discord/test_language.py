@@ -38,14 +38,14 @@ async def test_a_german_game_speaks_german(table: Table) -> None:
 
 
 async def test_an_english_game_speaks_english(table: Table) -> None:
-    """The same game started in English: English title, euro amounts written the English
-    way, English buttons (the board keeps its German street names)."""
+    """The same game started in English: English title, English buttons, and the US
+    board with its dollar amounts written the English way."""
     game = await start_game(table, table.alice, table.bob, language="en")
 
     turn = await table.turn_message(game)
     assert turn.embeds[0].title == "Turn 1 · alice"
     assert turn.embeds[0].footer.text == "▶ Roll · alice"
-    assert "alice cash €1,500" in turn.attachments[0].description
+    assert "alice cash $1,500" in turn.attachments[0].description
     assert turn_actions(turn) == ["🎲 Roll"]
     assert {"Build & mortgage", "Trade", "Give up"} <= set(buttons(turn))
 
@@ -75,7 +75,8 @@ async def test_a_german_player_is_refused_in_german_in_an_english_game(table: Ta
     status = await table.bob.slash(table.channel, "monopoly status")
 
     assert private_reply(refused) == "Du bist nicht am Zug."
-    assert private_reply(status).splitlines()[:2] == ["Bargeld: 1.500 €", "Feld: LOS"]
+    # The English game plays the US board: its names, its dollars.
+    assert private_reply(status).splitlines()[:2] == ["Bargeld: 1.500 $", "Feld: GO"]
     assert table.message(turn.id).embeds[0].title == "Turn 1 · alice"
 
 
