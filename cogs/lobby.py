@@ -1,6 +1,9 @@
 """Opening a game: ``/monopoly start``, the lobby's buttons (join, leave, rules, start), its
 computer players and the host's house rules (changeable only before the game starts).
 
+(Longer than ~400 lines: ``/monopoly start`` with its options, boards and permission
+checks, and the lobby's buttons work on one lobby record.)
+
 ``/monopoly start`` first checks the bot's own permissions in the channel and refuses,
 naming what is missing, before anything is created. Every change of a lobby goes through
 the game service (``bot/service.py``), which checks it under the game's lock.

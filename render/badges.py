@@ -25,7 +25,9 @@ DARK_TEXT: RGB = (20, 22, 24)
 WHITE: RGB = (255, 255, 255)
 
 
-def _luminance(colour: RGB) -> float:
+def luminance(colour: RGB) -> float:
+    """The relative luminance of a colour (WCAG 2), 0 (black) to 1 (white)."""
+
     def channel(c: int) -> float:
         v = c / 255
         return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
@@ -36,7 +38,7 @@ def _luminance(colour: RGB) -> float:
 
 def contrast_ratio(a: RGB, b: RGB) -> float:
     """WCAG contrast ratio of two colours, 1 (none) to 21 (black on white)."""
-    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
     return (high + 0.05) / (low + 0.05)
 
 

@@ -1,5 +1,8 @@
 """Publishing the board game: the turn message, the auction message, public offers.
 
+(Longer than ~400 lines: the turn, auction and offer messages share one record of what is
+shown and one retry path for refused edits; split, each would need the others' keys.)
+
 One message per turn (a "Zug", ``cogs/ui/turn.py``). While the turn runs its message is
 live: every action adds its lines, and the message is edited when what it shows changed
 (the text, the buttons, or the picture: a token moved, a lot bought, built on or

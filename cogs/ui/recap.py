@@ -1,5 +1,7 @@
 """The recap of a game, for the final message and the history: a chart and the moments.
 
+(Slightly over 400 lines: both games' recaps share their message and alt text.)
+
 :func:`recap_message` works from a game's record and settings alone (no live state), so
 it serves any finished game, also one played before recaps existed: the record is
 replayed once (:mod:`bot.recap`), the words are put together here in the game's

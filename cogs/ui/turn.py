@@ -1,5 +1,8 @@
 """The turn message of the board game: one message per turn (a "Zug"), telling that turn.
 
+(Longer than ~400 lines: the live and finished message, its picture, its buttons and the
+final summary share the same words and records; split, they would pass them around.)
+
 While its turn runs, the message is *live*: it pings whom the game waits on, tells what
 happened so far, says whose move it is and what the game waits for, shows the facts of a
 decision (a lot's price and rents) and carries the buttons the engine allows now

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from render.assets import RGB, colours_key, palette
+from render.badges import contrast_ratio, luminance
 
 
 def player_colours(
@@ -16,24 +17,14 @@ def player_colours(
     return [pal.player(seat) for seat in range(count)]
 
 
-def _luminance(colour: RGB) -> float:
-    def channel(c: int) -> float:
-        v = c / 255
-        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
-
-    r, g, b = (channel(c) for c in colour)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
 def contrast(a: RGB, b: RGB) -> float:
-    """The WCAG contrast ratio of two colours (1 to 21)."""
-    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
-    return (la + 0.05) / (lb + 0.05)
+    """The WCAG contrast ratio of two colours (1 to 21), as the badges judge it."""
+    return contrast_ratio(a, b)
 
 
 def readable(colour: RGB, background: RGB, ratio: float = 4.5) -> RGB:
     """``colour`` darkened (or lightened on a dark background) until text in it reads."""
-    dark_background = _luminance(background) < 0.2
+    dark_background = luminance(background) < 0.2
     for _ in range(20):
         if contrast(colour, background) >= ratio:
             break
