@@ -20,9 +20,8 @@ if __package__ in (None, ""):  # run as a file: make the repository importable
 
 from bot.engine.state import GameState  # noqa: E402
 from render.turn_view import TurnFocus, render_turn_view  # noqa: E402
+from tests.render.make_golden import write_golden  # noqa: E402
 from tests.render.states import late_game_state, mid_game_state  # noqa: E402
-
-GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 
 
 def _mid_game_rent() -> GameState:
@@ -55,12 +54,7 @@ def render_case(name: str) -> bytes:
 
 def main(names: list[str]) -> int:
     """Render the named cases (all if none) into the golden folder."""
-    GOLDEN_DIR.mkdir(exist_ok=True)
-    for name in names or sorted(CASES):
-        data = render_case(name)
-        (GOLDEN_DIR / f"{name}.png").write_bytes(data)
-        print(f"{name}.png: {len(data) / 1024:.0f} KB")
-    return 0
+    return write_golden(names, CASES, render_case)
 
 
 if __name__ == "__main__":
