@@ -18,9 +18,25 @@ CURRENCY_SYMBOLS = {"EUR": "€", "USD": "$", "DEM": "M."}
 
 @cache
 def catalog(lang: str) -> dict[str, str]:
-    """The flat key -> text catalog of ``lang``."""
-    path = resources.files("bot") / "locales" / f"{lang}.json"
-    return json.loads(path.read_text(encoding="utf-8"))
+    """The flat key -> text catalog of ``lang``.
+
+    The main catalog ``locales/{lang}.json`` plus one catalog per feature in
+    ``locales/{lang}/*.json`` (read in name order), so a feature's texts live beside each
+    other. A key defined twice is an error, not a silent override.
+    """
+    folder = resources.files("bot") / "locales"
+    texts: dict[str, str] = json.loads((folder / f"{lang}.json").read_text(encoding="utf-8"))
+    features = folder / lang
+    if features.is_dir():
+        for part in sorted(features.iterdir(), key=lambda entry: entry.name):
+            if not part.name.endswith(".json"):
+                continue
+            extra: dict[str, str] = json.loads(part.read_text(encoding="utf-8"))
+            twice = sorted(set(extra) & set(texts))
+            if twice:
+                raise ValueError(f"locale keys defined twice ({part.name}): {twice[:5]}")
+            texts.update(extra)
+    return texts
 
 
 def normalise_language(lang: str | None) -> str:
