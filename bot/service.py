@@ -45,6 +45,7 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any, TypeVar
 
+from bot.asyncplay import timing
 from bot.cardgame import new_game as new_card_game
 from bot.engine.board import available_boards, custom_board
 from bot.engine.computer import LEVELS
@@ -234,6 +235,7 @@ class GameService:
             "theme": theme,
             "max_players": min(max_players or most, most),
             "deadline": deadline,
+            **copy.deepcopy(timing.NEW_GAME),
         }
         if theme_data is not None:
             settings["theme_data"] = theme_data

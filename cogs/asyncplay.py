@@ -21,8 +21,10 @@ from bot.asyncplay.timing import (
     DEADLINE_CHOICES,
     DIGEST_CHOICES,
     GAME_LENGTH_CHOICES,
+    JOKERS_MAX,
     MISSED_LIMIT_MAX,
     OFFER_CHOICES,
+    QUIET_MAX_CHOICES,
     label,
 )
 from bot.engine.errors import IllegalAction
@@ -92,6 +94,9 @@ class AsyncPlayCog(FeatureCog, name="AsyncPlay"):
         digest="A daily summary of the game at this hour (UTC)",
         time_limit="How long a game with a time limit lasts",
         auction_mode="Live bidding or sealed bids (before the start only)",
+        quiet_hours="Move deadlines out of the players' quiet hours (/monopoly me)",
+        quiet_max="The longest quiet hours may move a deadline",
+        jokers="Jokers per player: a missed deadline spends one and is extended",
     )
     @app_commands.choices(
         deadline=_choices(DEADLINE_CHOICES),
@@ -99,6 +104,7 @@ class AsyncPlayCog(FeatureCog, name="AsyncPlay"):
         trade_time=_choices(OFFER_CHOICES),
         digest=_choices(DIGEST_CHOICES, off="no digest"),
         time_limit=_choices(GAME_LENGTH_CHOICES),
+        quiet_max=_choices(QUIET_MAX_CHOICES),
         auction_mode=[
             app_commands.Choice(name="live bidding", value="live"),
             app_commands.Choice(name="sealed bids", value="sealed"),
@@ -115,6 +121,9 @@ class AsyncPlayCog(FeatureCog, name="AsyncPlay"):
         digest: str | None = None,
         time_limit: str | None = None,
         auction_mode: str | None = None,
+        quiet_hours: bool | None = None,
+        quiet_max: str | None = None,
+        jokers: app_commands.Range[int, 0, JOKERS_MAX] | None = None,
     ) -> None:
         """Show the time settings; the host changes them (in the lobby or during the game)."""
         click = self.core.dispatcher.command(interaction)
@@ -127,6 +136,9 @@ class AsyncPlayCog(FeatureCog, name="AsyncPlay"):
             "digest": digest,
             "time_limit": time_limit,
             "auction_mode": auction_mode,
+            "quiet_hours": quiet_hours,
+            "quiet_max": quiet_max,
+            "jokers": jokers,
         }
         changes = {k: v for k, v in given.items() if v is not None}
         row = await _game(click)

@@ -12,7 +12,8 @@ Loaded by :class:`bot.app.MonopolyBot` (``bot.app.EXTENSIONS``). Which cog owns 
 * ``cogs/admin.py`` — server themes and boards, ``end``, ``kick``;
 * ``cogs/stats.py`` — ``games``, ``stats``, ``help``;
 * ``cogs/fairness.py`` — ``verify`` (dice you can check);
-* ``cogs/history.py`` — ``history``: finished games, recaps, the replay viewer.
+* ``cogs/history.py`` — ``history``: finished games, recaps, the replay viewer;
+* ``cogs/profile.py`` — ``me``: a member's time zone and quiet hours.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from cogs.fairness import FairnessCog
 from cogs.history import HistoryCog
 from cogs.lobby import LobbyCog
 from cogs.play import PlayCog
+from cogs.profile import ProfileCog
 from cogs.property import PropertyCog
 from cogs.stats import StatsCog
 from cogs.timers import TimersCog
@@ -45,6 +47,7 @@ FEATURES = (
     StatsCog,
     FairnessCog,
     HistoryCog,
+    ProfileCog,
 )
 
 

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot.asyncplay import absence
 from bot.asyncplay.planner import CARD_TIMERS
+from bot.asyncplay.timing import duration
 from bot.cardgame import CardState
 from bot.cardgame import default_action as card_default_action
 from bot.engine.defaults import default_action as board_default_action
@@ -24,7 +26,7 @@ from bot.engine.state import GameState
 from bot.i18n import t
 from bot.store import GameRow, StaleAction, StoreError, Timer
 from bot.store.kinds import AnyState, waiting_for
-from cogs.core.notify import remind
+from cogs.core.notify import direct_message, remind
 from cogs.core.services import FeatureCog
 from cogs.ui.cards_table import table_file, table_message
 from cogs.ui.listings import digest_embed
@@ -60,6 +62,7 @@ class TimersCog(FeatureCog, name="Timers"):
             "trade_close": self._trade_close,
             "time_up": self._time_up,
             "digest": self._digest,
+            "dm": self._dm,
         }
 
     async def fire(self, timer: Timer) -> None:
@@ -100,7 +103,9 @@ class TimersCog(FeatureCog, name="Timers"):
         if state.seq != timer.payload.get("seq"):
             return  # the game moved on since the timer was set
         seats = [s for s in waiting_for(state) if s in timer.payload.get("players", [])]
-        if not seats or not await self._once(row.id, "reminded", f"{timer.kind}:{state.seq}"):
+        if not seats or not await self._once(
+            row.id, "reminded", f"{timer.kind}:{state.seq}:{timer.payload.get('deadline_at')}"
+        ):
             return
         due = f"<t:{timer.payload.get('deadline_at', 0)}:R>"
         await remind(self.core, row, channel, seats, "deadline.reminder", due=due)
@@ -115,18 +120,56 @@ class TimersCog(FeatureCog, name="Timers"):
         if not absent:
             return
 
-        def count(fresh: GameRow, settings: dict[str, Any]) -> None:
-            if settings.get("missed_seq") != state.seq:  # else counted before (a re-fire)
-                settings["missed_seq"] = state.seq
-                absence.count_missed(settings, absent)
+        seconds = duration(row.settings, "deadline")
+        # One decision per deadline (a seq may see several: each joker extends it), kept
+        # in the settings so that a re-fire does what the first firing decided.
+        key = f"{state.seq}:{timer.payload.get('deadline_at')}"
 
-        await self.core.service.edit_settings(row.id, count)
+        async def decide(fresh: GameRow, settings: dict[str, Any]) -> tuple[list[int], list[int]]:
+            done = settings.get("deadline_done") or {}
+            if done.get("key") == key:
+                return list(done["excused"]), list(done["defaulted"])
+            excused, defaulted = absence.spend_jokers(settings, absent)
+            if defaulted and settings.get("missed_seq") != state.seq:
+                settings["missed_seq"] = state.seq
+                absence.count_missed(settings, defaulted)
+            settings["deadline_done"] = {"key": key, "excused": excused, "defaulted": defaulted}
+            if excused and not defaulted and seconds is not None and fresh.state is not None:
+                # The whole table waits on excused players: the deadline moves on by a
+                # deadline's length (keyed: planning it again is harmless).
+                before = datetime.fromtimestamp(timer.payload.get("deadline_at", 0), UTC)
+                extended = max(before, self.core.planner.now()) + timedelta(seconds=seconds)
+                humans = list(timer.payload.get("players", absent))
+                await self.core.planner.plan_deadline(
+                    row.id, fresh.state, settings, humans, extended
+                )
+            return excused, defaulted
+
+        excused, defaulted = await self.core.service.edit_settings(row.id, decide)
         lang = row.settings.get("lang", "de")
-        names = ", ".join(state.players[s].name for s in absent)
+        if excused:
+            fresh = await self.core.store.load(row.id)
+            lines = [
+                t(
+                    lang,
+                    "joker.spent",
+                    player=state.players[seat].name,
+                    left=absence.jokers_left(fresh.settings, seat),
+                )
+                for seat in excused
+            ]
+            if not defaulted and fresh.settings.get("deadline_at"):
+                lines.append(t(lang, "joker.new_deadline", at=fresh.settings["deadline_at"]))
+            await self.core.publisher.send(row.id, channel, "deadline", content="\n".join(lines))
+            if not defaulted:
+                await self.core.publisher.refresh(row.id, channel)
+        if not defaulted:
+            return
+        names = ", ".join(state.players[s].name for s in defaulted)
         await self.core.publisher.send(
             row.id, channel, "deadline", content=t(lang, "deadline.passed", players=names)
         )
-        await self.play_for(row.id, state, set(absent), default_action, channel)
+        await self.play_for(row.id, state, set(defaulted), default_action, channel)
         await self._call_votes(row.id, channel)
 
     async def play_for(
@@ -264,6 +307,12 @@ class TimersCog(FeatureCog, name="Timers"):
             return False
         await self.core.publisher.publish(row.id, result, channel)
         return True
+
+    async def _dm(self, row: GameRow, timer: Timer, channel: Any) -> None:
+        """A direct message that waited for the end of its member's quiet hours."""
+        user, text = timer.payload.get("user"), timer.payload.get("text")
+        if isinstance(user, int) and isinstance(text, str):
+            await direct_message(self.core, user, text)
 
     async def _digest(self, row: GameRow, timer: Timer, channel: Any) -> None:
         day = timer.payload.get("day") or timer.due_at.date().isoformat()

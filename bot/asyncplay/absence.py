@@ -103,6 +103,31 @@ def outcome(ballots: dict[str, str], table: list[int]) -> str | None:
     return None
 
 
+# -- jokers: excused missed deadlines ------------------------------------------------
+
+
+def jokers_left(settings: Settings, seat: int) -> int:
+    """How many jokers ``seat`` has left in this game (setting ``jokers`` minus those spent)."""
+    spent = settings.get("jokers_used", {}).get(str(seat), 0)
+    return max(0, int(setting(settings, "jokers")) - spent)
+
+
+def spend_jokers(settings: Settings, seats: list[int]) -> tuple[list[int], list[int]]:
+    """At a missed deadline: each of ``seats`` with a joker left spends one.
+
+    Returns ``(excused, defaulted)``: the seats whose deadline is extended, and those
+    for whom the safe default plays (``settings`` changed in place). A joker is an
+    excused miss: it does not count towards the table's vote.
+    """
+    excused = [seat for seat in seats if jokers_left(settings, seat) > 0]
+    if excused:
+        used = dict(settings.get("jokers_used", {}))
+        for seat in excused:
+            used[str(seat)] = used.get(str(seat), 0) + 1
+        settings["jokers_used"] = used
+    return excused, [seat for seat in seats if seat not in excused]
+
+
 # -- missed deadlines and the vote ----------------------------------------------------
 
 

@@ -10,6 +10,7 @@ Games run for days, so the bot keeps them moving with timers kept in the store a
 * ``auction_close`` / ``trade_close`` — an auction or a trade offer ends at its closing time.
 * ``time_up`` — the agreed end of a time-limited game (preset ``time_limit``).
 * ``digest`` — once a day, the standings.
+* ``dm`` — a direct message that waits for the end of its member's quiet hours.
 
 Every turn timer carries the ``seq`` it was planned for, so a timer for a state that has
 moved on does nothing, and firing one twice moves a game once. A paused game has no timers:
@@ -25,7 +26,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.asyncplay import absence
+from bot.asyncplay import absence, quiet
 from bot.asyncplay.timing import DURATIONS, duration, next_digest, setting, soon_before
 from bot.store import GameNotRunning, GameStore
 from bot.store.kinds import AnyState, waiting_for
@@ -35,7 +36,7 @@ AUTO_DELAY = 2.0
 #: Timers that belong to the state of the moment and are planned anew after each action.
 TURN_TIMERS = ("deadline", "reminder", "reminder_soon", "auto")
 #: What a card game uses (no auctions, trades or time limit there).
-CARD_TIMERS = ("deadline", "reminder", "reminder_soon", "auto", "digest")
+CARD_TIMERS = ("deadline", "reminder", "reminder_soon", "auto", "digest", "dm")
 
 
 class TimerPlanner:
@@ -65,6 +66,7 @@ class TimerPlanner:
         turn message), or removes it when there is none, and ``planned_seq``.
         """
         settings.pop("deadline_at", None)
+        settings.pop("deadline_quiet", None)
         settings["planned_seq"] = state.seq
         if state.phase == "over" or settings.get("paused"):
             for key in TURN_TIMERS:
@@ -83,17 +85,65 @@ class TimerPlanner:
             for key in ("deadline", "reminder", "reminder_soon"):
                 await self.store.cancel_timers(game, key=key)
             return
-        deadline = now + timedelta(seconds=seconds)
-        settings["deadline_at"] = int(deadline.timestamp())
-        payload = {"seq": state.seq, "deadline_at": int(deadline.timestamp()), "players": humans}
-        await self._add(game, "deadline", deadline, payload)
-        if setting(settings, "reminders"):
-            await self._add(game, "reminder", now + timedelta(seconds=seconds / 2), payload)
-            soon = deadline - timedelta(seconds=soon_before(seconds))
-            await self._add(game, "reminder_soon", soon, payload)
-        else:
+        await self.plan_deadline(game, state, settings, humans, now + timedelta(seconds=seconds))
+
+    async def plan_deadline(
+        self,
+        game: int,
+        state: AnyState,
+        settings: dict[str, Any],
+        humans: list[int],
+        deadline: datetime,
+    ) -> datetime:
+        """Set the move's deadline (moved out of the waiting players' quiet hours) and its
+        reminders; returns the deadline as set.
+
+        Records ``deadline_at`` (the real end, for the turn message) and, if quiet hours
+        moved it, ``deadline_quiet`` (the seats whose quiet hours did).
+        """
+        now = self.now()
+        prefs = await self.member_prefs(state, humans)
+        planned = deadline
+        settings.pop("deadline_quiet", None)
+        if setting(settings, "quiet_hours") and prefs:
+            longest = DURATIONS.get(setting(settings, "quiet_max"))
+            planned = quiet.moved_deadline(deadline, prefs.values(), longest)
+            if planned != deadline:
+                settings["deadline_quiet"] = [
+                    seat for seat, p in prefs.items() if quiet.is_quiet(p, deadline)
+                ]
+        settings["deadline_at"] = int(planned.timestamp())
+        payload = {"seq": state.seq, "deadline_at": int(planned.timestamp()), "players": humans}
+        await self._add(game, "deadline", planned, payload)
+        if not setting(settings, "reminders"):
             await self.store.cancel_timers(game, key="reminder")
             await self.store.cancel_timers(game, key="reminder_soon")
+            return planned
+        span = max(0.0, (planned - now).total_seconds())
+        times = {
+            "reminder": now + timedelta(seconds=span / 2),
+            "reminder_soon": planned - timedelta(seconds=soon_before(span)),
+        }
+        for kind, due in times.items():
+            if setting(settings, "quiet_hours") and prefs:
+                due = quiet.awake_at(prefs.values(), due)  # a mention waits for the morning
+            if due < planned:
+                await self._add(game, kind, due, payload)
+            else:
+                await self.store.cancel_timers(game, key=kind)
+        return planned
+
+    async def member_prefs(self, state: AnyState, seats: list[int]) -> dict[int, dict[str, Any]]:
+        """The preferences of the members in ``seats`` that have quiet hours set."""
+        found: dict[int, dict[str, Any]] = {}
+        for seat in seats:
+            member = state.players[seat].id
+            if not member.isdigit():
+                continue  # a computer seat sleeps never
+            prefs = await self.store.user_prefs(int(member))
+            if quiet.window(prefs) is not None:
+                found[seat] = prefs
+        return found
 
     async def game_started(self, game: int, state: AnyState, settings: dict[str, Any]) -> None:
         """Set the timers that run for the whole game: the agreed end and the digest.

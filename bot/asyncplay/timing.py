@@ -35,6 +35,10 @@ GAME_LENGTH_CHOICES = ("1h", "2h", "4h", "24h", "72h", "7d")
 #: Hours (UTC) a daily digest may be posted at.
 DIGEST_CHOICES = ("off", "6", "8", "12", "18", "20")
 MISSED_LIMIT_MAX = 10
+#: The longest a deadline may be moved out of a player's quiet hours.
+QUIET_MAX_CHOICES = ("1h", "4h", "12h", "24h")
+#: Most jokers (excused missed deadlines) a game may give each player.
+JOKERS_MAX = 5
 
 DEFAULTS: dict[str, Any] = {
     "deadline": "off",
@@ -47,7 +51,16 @@ DEFAULTS: dict[str, Any] = {
     # 000 leaves the length to the players ("legen Sie gemeinsam fest"); two hours
     # is one evening's game, and the host changes it in the lobby.
     "time_limit": "2h",
+    # Players' quiet hours (/monopoly me) move deadlines, at most by quiet_max.
+    "quiet_hours": True,
+    "quiet_max": "12h",
+    # Jokers per player: a missed deadline spends one and is extended instead of played
+    # safe. 0 for games stored before jokers existed (they behave as they did); a new
+    # lobby starts with NEW_GAME's.
+    "jokers": 0,
 }
+#: What a new lobby starts with where it differs from DEFAULTS (the host changes it).
+NEW_GAME: dict[str, Any] = {"jokers": 2}
 #: The settings ``/monopoly settings`` changes, in the order they are shown.
 TIME_SETTINGS = tuple(DEFAULTS)
 
@@ -82,6 +95,8 @@ def label(lang: str, name: str, value: Any) -> str:
         return t(lang, "timing.yes" if value else "timing.no")
     if name == "missed_limit":
         return t(lang, "timing.never") if value == 0 else str(value)
+    if name == "jokers":
+        return t(lang, "timing.off") if value == 0 else str(value)
     if name == "digest":
         return t(lang, "timing.off") if value == "off" else f"{int(value):02d}:00 UTC"
     if value == "auto":

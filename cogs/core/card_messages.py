@@ -90,6 +90,13 @@ async def post_end(pub: Publisher, row: GameRow, settings: dict[str, Any], chann
     return record_end(settings, state.seq, posted and posted.id)
 
 
+async def refresh_table(
+    pub: Publisher, row: GameRow, state: CardState, settings: dict[str, Any], channel: Any
+) -> bool:
+    """Edit the table message to show the settings as they are now (a moved deadline)."""
+    return await _edit_table(pub, row, state, settings, channel)
+
+
 async def _edit_table(
     pub: Publisher, row: GameRow, state: CardState, settings: dict[str, Any], channel: Any
 ) -> bool:

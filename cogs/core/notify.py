@@ -7,12 +7,14 @@ messages call these. Closed DMs are the user's choice and are only logged.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from typing import TYPE_CHECKING, Any
 
-from bot.asyncplay import absence
+from bot.asyncplay import absence, quiet
+from bot.asyncplay.timing import setting
 from bot.i18n import t
-from bot.store import GameRow
+from bot.store import GameRow, StoreError
 from bot.store.kinds import AnyState
 from cogs.ui.text import mentions
 
@@ -30,8 +32,35 @@ def game_link(row: GameRow, settings: dict[str, Any] | None = None) -> str:
     return f"{base}/{message}" if message else base
 
 
-async def direct_message(core: Core, user_id: int, text: str) -> bool:
-    """Send ``text`` to a user privately; False if that is not possible."""
+async def direct_message(
+    core: Core,
+    user_id: int,
+    text: str,
+    *,
+    row: GameRow | None = None,
+    settings: dict[str, Any] | None = None,
+) -> bool:
+    """Send ``text`` to a user privately; False if that is not possible (or put off).
+
+    A DM about a game (``row``; ``settings`` if newer than the row's) waits for the end
+    of the member's quiet hours if the game honours them: it becomes a ``dm`` timer of
+    that game, sent by ``cogs/timers.py`` then (the same text twice is one timer).
+    """
+    if row is not None:
+        game_settings = settings if settings is not None else row.settings
+        prefs = await core.store.user_prefs(user_id)
+        until = quiet.quiet_until(prefs, core.planner.now())
+        if until is not None and setting(game_settings, "quiet_hours"):
+            digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+            payload = {"user": user_id, "text": text}
+            try:
+                await core.store.add_timer(
+                    row.id, "dm", until, payload, key=f"dm:{user_id}:{digest}"
+                )
+            except StoreError:
+                return False  # the game is over: the news is old
+            core.planner.wake()
+            return False
     bot = core.bot
     try:
         user = bot.get_user(user_id) or await bot.fetch_user(user_id)
@@ -64,7 +93,7 @@ async def remind(
             continue
         dm_lang = prefs.get("lang", lang)
         dm = t(dm_lang, f"{key}.dm", channel=f"<#{row.channel_id}>", link=link, **params)
-        await direct_message(core, user_id, dm)
+        await direct_message(core, user_id, dm, row=row)
     return posted is not None
 
 
@@ -91,4 +120,4 @@ async def tell_turn(
         return
     lang = prefs.get("lang", settings.get("lang", "de"))
     text = t(lang, "notify.turn.dm", channel=f"<#{row.channel_id}>", link=link)
-    await direct_message(core, int(player.id), text)
+    await direct_message(core, int(player.id), text, row=row, settings=settings)

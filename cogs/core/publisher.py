@@ -350,6 +350,26 @@ class Publisher:
             await self.save(row, settings)
             return ok
 
+    async def refresh(self, game: int, channel: Any | None = None) -> bool:
+        """Redraw the live message after a change of the settings alone (a joker moved the
+        deadline, say): no action, so nothing but the message changes."""
+        async with self.core.service.lock(game):
+            row = await self.core.store.load(game)
+            channel = channel or await self.channel(row.channel_id)
+            state = row.state
+            if channel is None or state is None or state.phase == "over":
+                return channel is not None
+            settings = dict(row.settings)
+            if isinstance(state, CardState):
+                ok = await card_messages.refresh_table(self, row, state, settings, channel)
+            elif settings.get("turn_message") is None:
+                lines = list(settings.get("turn_lines", []))
+                ok = await board_messages.post_turn(self, row, settings, channel, lines)
+            else:
+                ok = await board_messages.refresh_turn(self, row, state, settings, channel)
+            await self.save(row, settings)
+            return ok
+
     async def recap(self, row: GameRow) -> dict[str, Any] | None:
         """The recap of a game that is over (``{"embed", "file"}``), or None if it cannot
         be made: the end of a game is posted without it then, never held up by it."""

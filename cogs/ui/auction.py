@@ -10,6 +10,7 @@ import discord
 from bot.engine.auctions import is_sealed
 from bot.engine.state import GameState
 from bot.i18n import t
+from cogs.ui.clock import deadline_text
 from cogs.ui.deeds import lot_facts
 from cogs.ui.ids import GameButton, clip
 from cogs.ui.text import Narrator, mentions, theme_of
@@ -41,7 +42,7 @@ def _sealed_auction_message(
     )
     embed.add_field(name=t(lang, "auction.bidders"), value=_bidders(narrator, waiting))
     _lot_field(embed, state, settings, narrator)
-    _time_left(embed, settings)
+    _time_left(embed, state, settings)
     view = discord.ui.View(timeout=None)
     view.add_item(
         GameButton(
@@ -90,7 +91,7 @@ def auction_message(game_id: int, state: GameState, settings: dict[str, Any]) ->
     still_in = [b for b in auction["bidders"] if b not in auction["passed"]]
     embed.add_field(name=t(lang, "auction.bidders"), value=_bidders(narrator, still_in))
     _lot_field(embed, state, settings, narrator)
-    _time_left(embed, settings)
+    _time_left(embed, state, settings)
     view = discord.ui.View(timeout=None)
     for step in AUCTION_STEPS:
         view.add_item(
@@ -155,11 +156,11 @@ def _deed_button(
         view.add_item(GameButton(game_id, state.seq, "deed", square, label=label, row=row))
 
 
-def _time_left(embed: discord.Embed, settings: dict[str, Any]) -> None:
+def _time_left(embed: discord.Embed, state: GameState, settings: dict[str, Any]) -> None:
     """When the auction closes, or else when the deadline of whom it waits on passes."""
     lang = settings["lang"]
     if settings.get("auction_closes_at"):
         closes = f"<t:{settings['auction_closes_at']}:R>"
         embed.add_field(name=t(lang, "auction.closes"), value=closes)
-    elif settings.get("deadline_at") and not settings.get("paused"):
-        embed.add_field(name=t(lang, "turn.deadline"), value=f"<t:{settings['deadline_at']}:R>")
+    elif (deadline := deadline_text(state, settings)) is not None:
+        embed.add_field(name=t(lang, "turn.deadline"), value=deadline)

@@ -17,6 +17,7 @@ import discord
 
 from bot.cardgame import CardState, waiting_for
 from bot.i18n import money, t
+from cogs.ui.clock import deadline_text
 from cogs.ui.fairness import add_commitment
 from cogs.ui.ids import GameButton, clip
 from cogs.ui.text import mentions
@@ -112,6 +113,8 @@ def event_line(state: CardState, lang: str, event: dict[str, Any]) -> str | None
     if kind in ("laid_out", "round_started", "pass_started", "passed", "stock_empty"):
         params = {"player": name(event.get("player")), "round": event.get("round")}
         return t(lang, f"cards.event.{kind}", **params)
+    if kind == "handed_over":
+        return t(lang, "cards.event.handed_over", old=event["from_name"], new=event["to_name"])
     if kind == "turn":
         return None
     return None
@@ -129,8 +132,9 @@ def table_message(game: int, state: CardState, settings: dict[str, Any]) -> dict
     embed = discord.Embed(title=title, colour=TABLE_COLOUR)
     lines = settings.get("card_lines", [])
     embed.description = "\n".join(lines[-MAX_LINES:]) or t(lang, f"cards.phase.{state.phase}")
-    if settings.get("deadline_at") and state.phase != "over":
-        embed.add_field(name=t(lang, "turn.deadline"), value=f"<t:{settings['deadline_at']}:R>")
+    deadline = deadline_text(state, settings)
+    if deadline is not None and state.phase != "over":
+        embed.add_field(name=t(lang, "turn.deadline"), value=deadline)
     if state.phase != "over":
         # One message for the whole game: it keeps saying what the fingerprint is.
         add_commitment(embed, settings, cards=True, first=True)

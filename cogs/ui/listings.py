@@ -18,7 +18,15 @@ from cogs.ui.turn import EMBED_COLOUR, wealth_table
 from cogs.ui.widgets import group_name
 
 #: The time settings a card game has (no auctions, trades or time limit there).
-CARD_SETTINGS = ("deadline", "reminders", "missed_limit", "digest")
+CARD_SETTINGS = (
+    "deadline",
+    "reminders",
+    "missed_limit",
+    "digest",
+    "quiet_hours",
+    "quiet_max",
+    "jokers",
+)
 
 
 #: Lines of the leaderboard before the reader's own (if they are further down).

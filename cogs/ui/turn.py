@@ -31,6 +31,7 @@ from bot.engine.state import HOTEL, GameState
 from bot.engine.wealth import standings, wealth
 from bot.i18n import t
 from bot.turn_story import fresh
+from cogs.ui.clock import deadline_text
 from cogs.ui.deeds import ALT_MAX, lot_facts
 from cogs.ui.fairness import add_commitment, add_reveal, short_fingerprint
 from cogs.ui.ids import GameButton, clip
@@ -297,10 +298,8 @@ def _time_fields(embed: discord.Embed, state: GameState, settings: dict[str, Any
     lang = settings["lang"]
     if settings.get("paused"):
         embed.add_field(name=t(lang, "turn.paused"), value="/monopoly resume", inline=True)
-    elif settings.get("deadline_at"):
-        embed.add_field(
-            name=t(lang, "turn.deadline"), value=f"<t:{settings['deadline_at']}:R>", inline=True
-        )
+    elif (deadline := deadline_text(state, settings)) is not None:
+        embed.add_field(name=t(lang, "turn.deadline"), value=deadline, inline=True)
     if settings.get("ends_at"):
         embed.add_field(
             name=t(lang, "turn.ends"), value=f"<t:{settings['ends_at']}:f>", inline=True

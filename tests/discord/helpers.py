@@ -258,15 +258,23 @@ async def open_lobby(table: Table, host: Member, **options: Any) -> InteractionR
 
 
 async def start_game(
-    table: Table, host: Member, *others: Member, language: str = "de", **options: Any
+    table: Table,
+    host: Member,
+    *others: Member,
+    language: str = "de",
+    jokers: int | None = None,
+    **options: Any,
 ) -> int:
     """Open a lobby, let ``others`` join, let the host start; the game's id.
 
     The conftest's bot seeds its first game with 7: with alice and bob (in that order)
-    alice throws first.
+    alice throws first. ``jokers`` is set by the host in the lobby if given (a new lobby
+    gives each player two: a test of the safe default at the first deadline sets 0).
     """
     await open_lobby(table, host, language=language, **options)
     lobby = table.channel.last_message
+    if jokers is not None:
+        await host.slash(table.channel, "monopoly settings", jokers=jokers)
     for member in others:
         await member.click(lobby, label=t(language, "button.join"))
     await host.click(lobby, label=t(language, "button.start"))

@@ -181,6 +181,7 @@ async def test_a_card_game_keeps_moving_at_its_deadline(table: Table) -> None:
         table.channel, "monopoly start", language="de", game="cards", deadline="1h"
     )
     lobby = table.channel.last_message
+    await table.alice.slash(table.channel, "monopoly settings", jokers=0)  # default at once
     await table.bob.click(lobby, label=t("de", "button.join"))
     await table.alice.click(lobby, label=t("de", "button.start"))
     game = await table.game_id()
@@ -336,7 +337,9 @@ async def test_the_table_votes_on_an_absent_card_player(table: Table) -> None:
     """Carol misses her deadline (missed limit 1): Alice and Bob vote, without the option to
     remove her (the card game has no removal); the computer then plays her moves."""
     game = await start_card_game(table, [table.alice, table.bob, table.carol])
-    await table.alice.slash(table.channel, "monopoly settings", deadline="1h", missed_limit=1)
+    await table.alice.slash(
+        table.channel, "monopoly settings", deadline="1h", missed_limit=1, jokers=0
+    )
     state = await card_state(table, game)
     absent = state.players[waiting_for(state)[0]]
     await table.env.advance_time(3600)

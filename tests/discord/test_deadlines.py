@@ -42,7 +42,7 @@ async def test_reminders_at_half_time_and_shortly_before_then_the_safe_default(
     channel is told and the safe default plays her whole turn (throw, no purchase, end).
     The next player's turn message has a fresh deadline."""
     await table.alice.slash(table.channel, "monopoly notify", enabled=True)
-    game = await start_game(table, table.alice, table.bob, deadline="1h")
+    game = await start_game(table, table.alice, table.bob, deadline="1h", jokers=0)
     state = await table.state(game)
     absent = state.players[state.current]
     assert absent.name == "alice"
@@ -76,7 +76,7 @@ async def test_no_reminders_when_the_host_turns_them_off(table: Table) -> None:
     await table.alice.slash(table.channel, "monopoly start", language="de", deadline="1h")
     lobby = table.channel.last_message
     await table.bob.click(lobby, label=t("de", "button.join"))
-    await table.alice.slash(table.channel, "monopoly settings", reminders=False)
+    await table.alice.slash(table.channel, "monopoly settings", reminders=False, jokers=0)
     await table.alice.click(lobby, label=t("de", "button.start"))
     game = await table.game_id()
     await table.env.advance_time(59 * 60)
@@ -88,7 +88,7 @@ async def test_no_reminders_when_the_host_turns_them_off(table: Table) -> None:
 
 async def test_a_deadline_for_a_state_that_moved_on_does_nothing(table: Table) -> None:
     """Alice rolls before the deadline: the old timer is stale and changes nothing."""
-    game = await start_game(table, table.alice, table.bob, deadline="1h")
+    game = await start_game(table, table.alice, table.bob, deadline="1h", jokers=0)
     bot = table.bot
     old = {tm.kind: tm for tm in await bot.store.pending_timers(game)}["deadline"]
     current = await table.current_member(game)
@@ -111,7 +111,7 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_fires_once(
     """The bot goes down with a deadline pending; two hours later it starts again. The
     overdue deadline fires once on start-up (one "deadline passed" message, one default
     turn), never a second time."""
-    game = await start_game(table, table.alice, table.bob, deadline="1h")
+    game = await start_game(table, table.alice, table.bob, deadline="1h", jokers=0)
     before = await table.state(game)
     await table.bot.scheduler.stop()  # the process dies: no loop, the timers stay stored
     await table.env.advance_time(2 * 3600)
