@@ -11,6 +11,15 @@ action of the record and compares each throw (and each shuffle the record notes)
 what the generator gives, and the end with the stored end. The record's own generator
 state is never trusted: it is only compared with the one computed from the seed.
 
+Since ``monopoly-seed/2`` (:data:`SCHEME`) nobody can *choose* the seed either: a
+**secret** is drawn and committed to (its fingerprint, the same text with the secret in
+place of the seed) when the lobby opens, before anyone joins; the players may add their
+own **words** until the start; and the generator's seed is :func:`derive_seed` of the
+secret and all the words. The operator does not know the words when committing, the
+players do not know the secret when choosing them. Games started before that
+(``monopoly-seed/1``: the seed drawn at the start and committed to itself) verify as
+they always did.
+
 The scheme, with a few lines of Python anyone can run, is in ``docs/fair-dice.md``.
 
 Pure: no Discord, no store, no clock (the callers load the record and the seed).
@@ -20,8 +29,10 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import hmac
 import json
-from collections.abc import Callable, Mapping
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,8 +50,13 @@ from bot.engine.record import RECORD_FORMAT
 from bot.engine.rules import Rules
 from bot.engine.state import STATE_FORMAT, GameState
 
-#: The name and version of the scheme (an export's ``fairness.scheme``).
-SCHEME = "monopoly-seed/1"
+#: The name and version of the scheme (an export's ``fairness.scheme``): a secret committed
+#: when the lobby opens, the seed derived from it and the players' words at the start.
+SCHEME = "monopoly-seed/2"
+#: The scheme of games started before: the seed drawn at the start, committed to itself.
+SCHEME_1 = "monopoly-seed/1"
+#: The most characters of one player's words (after stripping, in Unicode NFC).
+WORDS_MAX = 100
 #: How many hex digits of the fingerprint Discord shows at the start (64 bits).
 SHORT_LENGTH = 16
 #: Seeds are what the generator takes: 0 to 2**64 - 1 (the bot draws 62 random bits).
@@ -88,6 +104,61 @@ def matches(given: str, full: str) -> bool:
     return len(text) >= SHORT_LENGTH and full.startswith(text)
 
 
+# -- the players' words (monopoly-seed/2) ---------------------------------------------------
+
+
+def derive_seed(secret: int, words: Iterable[str]) -> int:
+    """The generator's seed of a ``monopoly-seed/2`` game: from the committed ``secret``
+    and every player's ``words``.
+
+    HMAC-SHA256 with the key ``str(secret)`` (decimal ASCII) over the message
+    ``b"monopoly-seed/2"`` followed by, for each player's words in the sorted order of
+    their UTF-8 bytes, a 4-byte big-endian length and those bytes; the seed is the first
+    8 bytes of the digest read big-endian (so below 2**64). Without any words the message
+    is the scheme's name alone.
+
+    Sorting makes the seed independent of who typed first or sits where; the length in
+    front of each makes the list unambiguous (``["ab", "c"]`` is not ``["a", "bc"]``).
+    The words are used as given (the bot keeps them stripped and in NFC, see
+    :func:`clean_words`). ValueError for a secret that is not a seed or words that are
+    not text (or cannot be UTF-8, such as a lone surrogate).
+    """
+    key = str(check_seed(secret)).encode("ascii")
+    encoded = []
+    for text in words:
+        if not isinstance(text, str):
+            raise ValueError(f"a player's words are text, not {text!r}")
+        try:
+            encoded.append(text.encode("utf-8"))
+        except UnicodeEncodeError as error:
+            raise ValueError(f"the words {text!r} are no valid text: {error}") from error
+    message = bytearray(SCHEME.encode("ascii"))
+    for item in sorted(encoded):
+        message += len(item).to_bytes(4, "big") + item
+    return int.from_bytes(hmac.new(key, bytes(message), hashlib.sha256).digest()[:8], "big")
+
+
+#: Unicode categories words must not hold: control characters (line breaks included,
+#: which would break the lines that show them) and lone surrogates (no UTF-8 for them).
+_BAD_CATEGORIES = ("Cc", "Cs")
+
+
+def clean_words(text: str) -> str:
+    """A player's words as kept: stripped, in Unicode NFC; ``""`` means none.
+
+    NFC so that the same words typed on two systems (a precomposed "ä" or "a" with a
+    combining mark) give the same bytes, and so the same seed. ValueError (its message
+    ``too_long`` or ``bad_character``) for more than :data:`WORDS_MAX` characters or a
+    control character.
+    """
+    cleaned = unicodedata.normalize("NFC", text.strip())
+    if len(cleaned) > WORDS_MAX:
+        raise ValueError("too_long")
+    if any(unicodedata.category(char) in _BAD_CATEGORIES for char in cleaned):
+        raise ValueError("bad_character")
+    return cleaned
+
+
 # -- the result --------------------------------------------------------------------------
 
 
@@ -95,8 +166,12 @@ def matches(given: str, full: str) -> bool:
 class Mismatch:
     """The first thing in a record that does not follow from the seed.
 
-    ``kind`` is one of ``fingerprint`` (the seed is not the one committed to), ``start``
-    (the start state differs from the one the seed gives; ``fields`` names where),
+    ``kind`` is one of ``fingerprint`` (the seed, or in ``monopoly-seed/2`` the secret, is
+    not the one committed to; ``detail`` is ``secret`` then), ``seed`` (``monopoly-seed/2``:
+    the seed named is not the one the secret and the players' words give, so the words or
+    the seed were changed; ``expected`` is the derived seed), ``start``
+    (the start state differs from the one the seed gives; ``fields`` names where;
+    ``detail`` is ``derived`` for a seed derived from the secret and the words),
     ``throw`` (throw number ``throw`` during action ``action``), ``deal`` (shuffle number
     ``deal`` during action ``action``), ``action`` (action ``action`` cannot be replayed
     with the seed's dice; ``detail`` is the engine's refusal) or ``end`` (every action
@@ -115,13 +190,29 @@ class Mismatch:
 
     def describe(self) -> str:
         """One English line naming the mismatch (the command line prints it)."""
+        if self.kind == "fingerprint" and self.detail == "secret":
+            return (
+                f"the secret does not match the fingerprint shown when the lobby opened: it "
+                f"gives {self.expected}, the game showed {self.recorded}"
+            )
         if self.kind == "fingerprint":
             return (
                 f"the seed does not match the fingerprint shown at the start: it gives "
                 f"{self.expected}, the game showed {self.recorded}"
             )
+        if self.kind == "seed":
+            return (
+                f"the seed does not follow from the secret and the players' words: they give "
+                f"{self.expected}, the record names {self.recorded} (were the words or the "
+                "seed changed?)"
+            )
         if self.kind == "start":
-            return f"the start does not follow from the seed (differs in {_names(self.fields)})"
+            source = (
+                "the seed derived from the secret and the players' words"
+                if self.detail == "derived"
+                else "the seed"
+            )
+            return f"the start does not follow from {source} (differs in {_names(self.fields)})"
         if self.kind == "throw":
             return (
                 f"action {self.action}, throw {self.throw}: the seed gives "
@@ -148,7 +239,9 @@ class Verification:
     throws that decided who starts are part of the start), ``deals`` the shuffles made
     from the seed (the board game: its card decks and deeds at the start; the card game:
     every round's deal), ``actions`` the actions replayed. ``end_checked`` says whether
-    the stored end state was compared too.
+    the stored end state was compared too. ``seed`` is the generator's seed the record was
+    checked with; in ``monopoly-seed/2`` (``scheme``) it was derived from ``secret`` (the
+    number ``fingerprint`` is of) and ``words``.
     """
 
     game: str  # "board" or "cards"
@@ -160,6 +253,9 @@ class Verification:
     deals: int = 0
     end_checked: bool = False
     mismatch: Mismatch | None = None
+    scheme: str = SCHEME_1
+    secret: int | None = None
+    words: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -195,11 +291,13 @@ def _dice(value: Any) -> str:
 
 def verify(
     record: Any,
-    seed: int,
+    seed: int | None,
     game_id: int,
     *,
     fingerprint: str | None = None,
     final: Mapping[str, Any] | None = None,
+    secret: int | None = None,
+    words: Sequence[str] | None = None,
 ) -> Verification:
     """Check ``record`` (a game's start and actions) against ``seed``; see the module doc.
 
@@ -210,24 +308,55 @@ def verify(
     given, the seed must match it first. ``final`` is the stored end state, compared
     with the replay's end if given.
 
+    A ``monopoly-seed/2`` game is checked with its ``secret`` and the players' ``words``
+    (the texts, in any order): the fingerprint must be the secret's, the generator's seed
+    is :func:`derive_seed` of both, and a ``seed`` given as well must be that one (else
+    the mismatch ``seed``: the words or the seed were changed). Without a ``secret`` it
+    is a ``monopoly-seed/1`` check of ``seed``, exactly as before.
+
     Raises ValueError for a record that is not one (bad format, a start that is no
-    game's start, an entry without an action): that is a bad file, not a mismatch.
+    game's start, an entry without an action), or for neither a seed nor a secret: that
+    is a bad file, not a mismatch.
     """
     start, entries = _parts(record)
-    seed, game_id = check_seed(seed), check_game_id(game_id)
-    # (The parameter ``fingerprint`` hides the function of that name here.)
-    full = hashlib.sha256(commitment(seed, game_id)).hexdigest()
+    game_id = check_game_id(game_id)
     cards = start.get("format") == CARD_STATE_FORMAT
-    result = Verification(
-        game="cards" if cards else "board", game_id=game_id, seed=seed, fingerprint=full
-    )
-    if fingerprint is not None and not matches(fingerprint, full):
-        return _with(result, Mismatch("fingerprint", expected=full, recorded=fingerprint))
+    game_kind = "cards" if cards else "board"
+    named = None if seed is None else check_seed(seed)
+    if secret is not None:
+        texts = tuple(words or ())
+        derived = derive_seed(secret, texts)
+        # (The parameter ``fingerprint`` hides the function of that name here.)
+        full = hashlib.sha256(commitment(secret, game_id)).hexdigest()
+        result = Verification(
+            game=game_kind,
+            game_id=game_id,
+            seed=derived,
+            fingerprint=full,
+            scheme=SCHEME,
+            secret=secret,
+            words=texts,
+        )
+        if fingerprint is not None and not matches(fingerprint, full):
+            found = Mismatch("fingerprint", expected=full, recorded=fingerprint, detail="secret")
+            return _with(result, found)
+        if named is not None and named != derived:
+            return _with(result, Mismatch("seed", expected=derived, recorded=named))
+        seed = derived
+    elif named is None:
+        raise ValueError("neither a seed nor a secret to check the record with")
+    else:
+        seed = named
+        full = hashlib.sha256(commitment(seed, game_id)).hexdigest()
+        result = Verification(game=game_kind, game_id=game_id, seed=seed, fingerprint=full)
+        if fingerprint is not None and not matches(fingerprint, full):
+            return _with(result, Mismatch("fingerprint", expected=full, recorded=fingerprint))
     state, deals = _rebuild(start, seed)
     result = _with(result, deals=deals)
     differs = differences(state.to_dict(), start)
     if differs:
-        return _with(result, Mismatch("start", fields=differs))
+        detail = "derived" if secret is not None else ""
+        return _with(result, Mismatch("start", fields=differs, detail=detail))
     apply: Callable[[Any, dict[str, Any]], list[dict[str, Any]]] = (
         apply_card_action if cards else apply_board_action  # type: ignore[assignment]
     )
@@ -377,28 +506,129 @@ def differences(expected: Mapping[str, Any], found: Any) -> tuple[str, ...]:
 
 # -- the seed in a game's settings ---------------------------------------------------------
 
-#: The settings key of the seed: secret until the game is over (nothing shows it before).
+#: The settings key of the generator's seed: secret until the game is over (nothing shows
+#: it before). In ``monopoly-seed/2`` it is written at the start, derived from the secret.
 SEED_KEY = "fair_seed"
-#: The settings key of the full fingerprint: public from the start.
+#: The settings key of the full fingerprint: public from the lobby's opening (in
+#: ``monopoly-seed/1`` games from the start).
 FINGERPRINT_KEY = "seed_fingerprint"
+#: The settings key of the secret committed to when the lobby opened (``monopoly-seed/2``):
+#: shown when the game is over, or when the lobby is closed without a game.
+SECRET_KEY = "fair_secret"
+#: The settings key of the scheme a game committed by (absent: ``monopoly-seed/1``).
+SCHEME_KEY = "fair_scheme"
+#: The settings key of the lobby's words while it is open: ``{user id as text: words}``.
+LOBBY_WORDS_KEY = "lobby_words"
+#: The settings key of the words the seed was derived from, written at the start and
+#: public from then on: ``[{"name": player, "words": text}]`` in seat order.
+WORDS_KEY = "seed_words"
 
 
 def commit(seed: int, game_id: int) -> dict[str, Any]:
-    """The settings a game starts with for its seed: the secret seed and its fingerprint."""
+    """The settings of a ``monopoly-seed/1`` game: the secret seed and its fingerprint.
+
+    Games are no longer started this way (see :func:`commit_secret`); kept for the games
+    that were, and for tests of them.
+    """
     return {SEED_KEY: check_seed(seed), FINGERPRINT_KEY: fingerprint(seed, game_id)}
+
+
+def commit_secret(secret: int, game_id: int) -> dict[str, Any]:
+    """The settings a lobby opens with (``monopoly-seed/2``): the secret, its fingerprint
+    (the same text as :func:`commitment`, with the secret in place of the seed) and the
+    scheme."""
+    return {
+        SECRET_KEY: check_seed(secret),
+        FINGERPRINT_KEY: fingerprint(secret, game_id),
+        SCHEME_KEY: SCHEME,
+    }
+
+
+def lobby_words(settings: Mapping[str, Any]) -> list[dict[str, str]]:
+    """The words of the lobby's players as the start keeps them (:data:`WORDS_KEY`): one
+    ``{"name", "words"}`` per player who set some, in seat (joining) order. Computer
+    seats have none; words of someone no longer in the lobby are not counted."""
+    typed = settings.get(LOBBY_WORDS_KEY)
+    if not isinstance(typed, Mapping):
+        return []
+    found = []
+    for player in settings.get("players", []):
+        words = typed.get(str(player.get("id")))
+        if isinstance(words, str) and words and not player.get("computer"):
+            found.append({"name": str(player.get("name", "?")), "words": words})
+    return found
+
+
+def seal(secret: int, words: list[dict[str, str]]) -> dict[str, Any]:
+    """The settings a ``monopoly-seed/2`` game starts with: the generator's seed derived
+    from the committed ``secret`` and ``words`` (see :func:`lobby_words`), and the words
+    themselves (public from the start)."""
+    seed = derive_seed(secret, [entry["words"] for entry in words])
+    return {SEED_KEY: seed, WORDS_KEY: [dict(entry) for entry in words]}
+
+
+@dataclass(frozen=True)
+class Committed:
+    """What a game committed to, read from its settings (:func:`committed`).
+
+    ``seed`` is the generator's seed (None while a lobby: it is derived at the start),
+    ``fingerprint`` the full fingerprint; for ``monopoly-seed/2`` also ``secret`` and
+    ``words`` (``(name, words)`` in seat order).
+    """
+
+    scheme: str
+    fingerprint: str
+    seed: int | None
+    secret: int | None = None
+    words: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def texts(self) -> list[str]:
+        """The players' words alone, as :func:`derive_seed` takes them."""
+        return [text for _, text in self.words]
+
+
+def committed(settings: Mapping[str, Any]) -> Committed | None:
+    """What the settings of a game or lobby committed to, or None (nothing kept: a game
+    from before checkable dice). Reads secrets: the callers show them only when allowed
+    (the game is over, or the lobby was closed)."""
+    full = settings.get(FINGERPRINT_KEY)
+    seed = settings.get(SEED_KEY)
+    seed = seed if type(seed) is int else None
+    secret = settings.get(SECRET_KEY)
+    if not isinstance(full, str) or not full:
+        return None
+    if type(secret) is not int:
+        return None if seed is None else Committed(SCHEME_1, full, seed)
+    raw = settings.get(WORDS_KEY)
+    words = tuple(
+        (str(entry.get("name", "?")), entry["words"])
+        for entry in (raw if isinstance(raw, list) else [])
+        if isinstance(entry, Mapping) and isinstance(entry.get("words"), str)
+    )
+    return Committed(SCHEME, full, seed, secret, words)
 
 
 def export_fairness(settings: Mapping[str, Any], game_id: int) -> dict[str, Any] | None:
     """The ``fairness`` object of a finished game's export, or None (no seed was kept).
 
+    ``scheme``, ``game_id``, ``seed`` (the generator's) and ``fingerprint``; a
+    ``monopoly-seed/2`` game adds ``secret`` and ``words`` (``[{"name", "words"}]``).
     Only for a finished game: the caller checks that (a running game's seed is secret).
     """
+    found = committed(settings)
     seed = settings.get(SEED_KEY)
-    if type(seed) is not int:
+    if found is None and type(seed) is int:  # a seed kept without its fingerprint
+        found = Committed(SCHEME_1, fingerprint(seed, game_id), seed)
+    if found is None or found.seed is None:
         return None
-    return {
-        "scheme": SCHEME,
+    export: dict[str, Any] = {
+        "scheme": found.scheme,
         "game_id": game_id,
-        "seed": seed,
-        "fingerprint": settings.get(FINGERPRINT_KEY) or fingerprint(seed, game_id),
+        "seed": found.seed,
+        "fingerprint": found.fingerprint,
     }
+    if found.secret is not None:
+        export["secret"] = found.secret
+        export["words"] = [{"name": name, "words": text} for name, text in found.words]
+    return export

@@ -53,7 +53,14 @@ from bot.engine.errors import IllegalAction
 from bot.engine.game import new_game
 from bot.engine.rules import Rules
 from bot.engine.state import GameState
-from bot.fairness import commit
+from bot.fairness import (
+    LOBBY_WORDS_KEY,
+    SECRET_KEY,
+    SEED_KEY,
+    commit_secret,
+    lobby_words,
+    seal,
+)
 from bot.game_lock import GameLock, SettingsEdit
 from bot.i18n import LANGUAGES
 from bot.service_args import (
@@ -207,6 +214,11 @@ class GameService:
         ``board`` too); ``board_data`` wins over it, and the card game has none.
         ``max_players`` is None (as many as the game allows) or at least 2. Malformed
         arguments raise before anything is stored (see the module docstring).
+
+        The lobby opens committed to its dice (docs/fair-dice.md, ``monopoly-seed/2``): a
+        secret is drawn now and kept (``fair_secret``, shown only once the game is over or
+        the lobby closed) with its fingerprint (``seed_fingerprint``, shown at once), before
+        anyone joins or the rules are known.
         """
         guild_id, channel_id = check_id(guild_id, "guild_id"), check_id(channel_id, "channel_id")
         host = check_player(host)
@@ -244,9 +256,16 @@ class GameService:
             settings["overrides"] = {"board": board_data["id"]}
         elif board is not None and board != rules.board and game == "board":
             settings["overrides"] = {"board": board}
-        return await self.store.create_game(
+        secret = self._seeds()
+        row = await self.store.create_game(
             guild_id, channel_id, None, created_by=host.id, settings=settings
         )
+        # The fingerprint names the game, whose id the store gives only now. Nobody sees
+        # the lobby before this returns (its message is posted after), so the secret is
+        # committed before anyone could join; a lobby left without it by a crash here is
+        # committed at its start instead (see _start).
+        await self.store.patch_settings(row.id, commit_secret(secret, row.id))
+        return await self.store.load(row.id)
 
     async def join(self, game_id: int, player: LobbyPlayer) -> dict[str, Any]:
         """Add ``player`` (its name repaired) to the lobby; returns the new settings."""
@@ -277,6 +296,10 @@ class GameService:
             if len(players) == len(settings["players"]):
                 raise IllegalAction("not_in_lobby")
             settings["players"] = players
+            # Whoever leaves takes their words along (docs/fair-dice.md).
+            typed = settings.get(LOBBY_WORDS_KEY)
+            if isinstance(typed, dict) and str(user_id) in typed:
+                settings[LOBBY_WORDS_KEY] = {k: v for k, v in typed.items() if k != str(user_id)}
             return settings
 
         return await self.edit_settings(game_id, change)
@@ -348,11 +371,13 @@ class GameService:
         return await self.edit_settings(game_id, change)
 
     async def start(self, game_id: int, user_id: int) -> GameRow:
-        """The host starts the game: seats in joining order, a fresh seed.
+        """The host starts the game: seats in joining order, the seed derived now.
 
-        The seed is kept in the settings (``fair_seed``, never shown before the game is
-        over) with its fingerprint (``seed_fingerprint``, shown from the start), written
-        in the same settings version the start names; see :mod:`bot.fairness`.
+        The generator's seed is derived from the secret committed when the lobby opened
+        and the players' words (:func:`bot.fairness.derive_seed`) and kept in the settings
+        (``fair_seed``, never shown before the game is over) with the words
+        (``seed_words``, shown from the start), written in the same settings version the
+        start names; see :mod:`bot.fairness`.
 
         The game starts only from the lobby as it was read: if another process changed
         it meanwhile (a player joined, say), it is read again and the start redone, up
@@ -375,7 +400,17 @@ class GameService:
         if user_id != settings["host"]:
             raise IllegalAction("host_only")
         players = [(str(p["id"]), p["name"]) for p in settings["players"]]
-        seed = self._seeds()
+        # The commitment (docs/fair-dice.md): the secret was drawn and its fingerprint
+        # shown when the lobby opened; the seed follows from it and the words, which are
+        # fixed from now on. A lobby opened before secrets were committed at the opening
+        # (or left without one by a crash) commits to a fresh secret now.
+        changes: dict[str, Any] = {}
+        secret = settings.get(SECRET_KEY)
+        if type(secret) is not int:
+            secret = self._seeds()
+            changes.update(commit_secret(secret, game_id))
+        changes.update(seal(secret, lobby_words(settings)))
+        seed = changes[SEED_KEY]
         state: AnyState
         if settings.get("game") == "cards":
             state = new_card_game(players, seed=seed)
@@ -385,11 +420,9 @@ class GameService:
             data = settings.get("board_data")
             board = custom_board(data) if data else None
             state = new_game(players, seed=seed, rules=rules, board=board)
-        # The commitment (docs/fair-dice.md): the seed is kept, secret until the game is
-        # over, and its fingerprint shown from the first message on. Kept rather than
-        # worked out from the start state later, so that it is exactly the number the
-        # fingerprint was made of, whatever the engine's setup draws from the generator.
-        changes: dict[str, Any] = commit(seed, game_id)
+        # The seed is kept, secret until the game is over, rather than worked out from the
+        # start state later, so that it is exactly the number the secret and the words
+        # give, whatever the engine's setup draws from the generator.
         computers = {
             str(seat): p["computer"]
             for seat, p in enumerate(settings["players"])
@@ -400,7 +433,10 @@ class GameService:
             changes["computer"] = {seat: "seat" for seat in computers}
             changes["computer_level"] = computers
         info = await self.store.patch_settings(
-            game_id, changes, expected_version=row.settings_version
+            game_id,
+            changes,
+            [LOBBY_WORDS_KEY] if LOBBY_WORDS_KEY in settings else [],
+            expected_version=row.settings_version,
         )
         return await self.store.start_game(
             game_id, state, expected_settings_version=info.settings_version

@@ -34,6 +34,7 @@ from bot.server_files import BOARD, THEME, catalog, display_name, raw_name, sugg
 from cogs.core.click import Click
 from cogs.core.dispatch import may_host
 from cogs.core.services import FeatureCog
+from cogs.ui.fairness import closed_text
 from cogs.ui.text import user_lang
 from render.board import render_board
 
@@ -216,7 +217,11 @@ class AdminCog(FeatureCog, name="Admin"):
                 await self.core.publisher.edit(
                     row.id, click.channel, message_id, "lobby", view=None
                 )
-            await click.reply(t(click.lang, "lobby.closed"), private=False)
+            # A closed lobby reveals its secret (docs/fair-dice.md): an operator who drops
+            # lobbies whose secret they dislike shows up here and in /monopoly history.
+            revealed = closed_text(row.id, row.settings)
+            text = revealed if revealed is not None else t(click.lang, "lobby.closed")
+            await click.reply(text, private=False)
             return
         if not isinstance(row.state, GameState):  # the card game has no end by wealth
             await click.defer(private=True)

@@ -299,24 +299,40 @@ class AsyncPlayCog(FeatureCog, name="AsyncPlay"):
     @app_commands.describe(
         enabled="On: the bot reminds you by direct message as well",
         turns="On: a direct message also whenever it becomes your turn",
+        next_up="On: a direct message when the player before you starts their turn",
+        last="On: a direct message when the whole table waits only on you (auction, vote)",
     )
+    @app_commands.rename(next_up="next")
     async def notify(
-        self, interaction: discord.Interaction, enabled: bool = True, turns: bool | None = None
+        self,
+        interaction: discord.Interaction,
+        enabled: bool = True,
+        turns: bool | None = None,
+        next_up: bool | None = None,
+        last: bool | None = None,
     ) -> None:
-        """Opt in to (or out of) reminders, and turn messages, by direct message.
+        """Opt in to (or out of) reminders, turn messages and pings by direct message.
 
-        ``turns`` left out keeps the earlier choice; turning ``enabled`` off stops both.
+        An option left out keeps the earlier choice; turning ``enabled`` off stops all.
+        ``next`` and ``last`` are the pings of ``cogs/core/pings.py``.
         """
         click = self.core.dispatcher.command(interaction)
         store = self.core.store
         prefs = await store.user_prefs(interaction.user.id)
-        turn_dm = bool(prefs.get("turn_dm")) if turns is None else turns
-        turn_dm = turn_dm and enabled
-        changed = {**prefs, "dm": enabled, "turn_dm": turn_dm, "lang": click.lang}
+        chosen = {"turn_dm": turns, "next_dm": next_up, "last_dm": last}
+        changed = {**prefs, "dm": enabled, "lang": click.lang}
+        for key, value in chosen.items():
+            changed[key] = enabled and (bool(prefs.get(key)) if value is None else value)
         await store.set_user_prefs(interaction.user.id, changed)
         text = t(click.lang, "notify.on" if enabled else "notify.off")
         if enabled:
-            text += "\n" + t(click.lang, "notify.turns_on" if turn_dm else "notify.turns_off")
+            text += "\n" + t(
+                click.lang, "notify.turns_on" if changed["turn_dm"] else "notify.turns_off"
+            )
+            # The pings are said when on, or when just chosen (a short answer otherwise).
+            for key, words in (("next_dm", "notify.next"), ("last_dm", "notify.last")):
+                if changed[key] or chosen[key] is not None:
+                    text += "\n" + t(click.lang, f"{words}_on" if changed[key] else f"{words}_off")
         await click.reply(text)
 
     # -- the vote ---------------------------------------------------------------------------

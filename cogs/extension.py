@@ -13,7 +13,10 @@ Loaded by :class:`bot.app.MonopolyBot` (``bot.app.EXTENSIONS``). Which cog owns 
 * ``cogs/stats.py`` — ``games``, ``stats``, ``help``;
 * ``cogs/fairness.py`` — ``verify`` (dice you can check);
 * ``cogs/history.py`` — ``history``: finished games, recaps, the replay viewer;
-* ``cogs/profile.py`` — ``me``: a member's time zone and quiet hours.
+* ``cogs/handover.py`` — ``handover``: a seat handed to another member;
+* ``cogs/profile.py`` — ``me``: a member's time zone and quiet hours;
+* ``cogs/orders.py`` — ``orders``: standing orders;
+* ``cogs/members.py`` — ``me games``: a member's games on every server; following a game.
 """
 
 from __future__ import annotations
@@ -25,8 +28,11 @@ from cogs.asyncplay import AsyncPlayCog
 from cogs.cardgame import CardGameCog
 from cogs.core.services import Core, CoreCog, attach
 from cogs.fairness import FairnessCog
+from cogs.handover import HandoverCog
 from cogs.history import HistoryCog
 from cogs.lobby import LobbyCog
+from cogs.members import MembersCog
+from cogs.orders import OrdersCog
 from cogs.play import PlayCog
 from cogs.profile import ProfileCog
 from cogs.property import PropertyCog
@@ -47,7 +53,10 @@ FEATURES = (
     StatsCog,
     FairnessCog,
     HistoryCog,
+    HandoverCog,
     ProfileCog,
+    OrdersCog,
+    MembersCog,
 )
 
 

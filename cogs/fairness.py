@@ -1,7 +1,8 @@
 """Dice you can check: ``/monopoly verify game:`` (the scheme: ``bot/fairness.py``).
 
-A game's seed stays secret while it runs (its fingerprint is shown from the first
-message on) and is revealed in its final message. ``/monopoly verify`` then recomputes
+A game's seed stays secret while it runs (the fingerprint of the secret it is derived
+from is shown from the lobby on, the players' words from the start) and is revealed with
+the secret in its final message. ``/monopoly verify`` then recomputes
 every throw and shuffle of a finished game of this server from the seed and the stored
 record, and says in the channel that all of them match, or names the first that does
 not. A running game, another server's game or an unknown number is refused privately,
@@ -18,7 +19,7 @@ import discord
 from discord import app_commands
 
 from bot.engine.errors import IllegalAction
-from bot.fairness import FINGERPRINT_KEY, SEED_KEY, verify
+from bot.fairness import SEED_KEY, committed, verify
 from bot.store import GameNotFound, GameRow, GameStatus
 from cogs.core.click import Click
 from cogs.core.services import FeatureCog
@@ -49,13 +50,18 @@ class FairnessCog(FeatureCog, name="Fairness"):
         await click.defer()
         record = await self.core.store.record(row.id)
         final = row.state.to_dict()
+        found = committed(settings)
+        # monopoly-seed/2: the seed is derived again from the secret and the words (and
+        # must be the one kept); a game from before is checked with its seed alone.
         result = await asyncio.to_thread(
             verify,
             record,
             settings[SEED_KEY],
             row.id,
-            fingerprint=settings.get(FINGERPRINT_KEY),
+            fingerprint=found.fingerprint if found is not None else None,
             final=final,
+            secret=found.secret if found is not None else None,
+            words=found.texts if found is not None else None,
         )
         lang = settings.get("lang", click.lang)
         await click.reply(embed=verification_embed(lang, result), private=False)
@@ -95,7 +101,8 @@ class FairnessCog(FeatureCog, name="Fairness"):
             app_commands.Choice(name=game_choice(lang, info), value=str(info.id))
             for info in reversed(found)
             if info.status == GameStatus.FINISHED
-            and FINGERPRINT_KEY in info.settings
+            # Started games only: a closed lobby has a fingerprint too, but no seed.
+            and type(info.settings.get(SEED_KEY)) is int
             and str(info.id).startswith(typed)
         ]
         return choices[:MAX_CHOICES]

@@ -1,7 +1,8 @@
 """Looking back: the server's finished games, a game's recap, and the replay viewer.
 
 ``/monopoly history [page]`` lists the server's finished games privately, newest first
-(by game number), ten to a page; choosing one shows its recap (``cogs/ui/recap.py``) with
+(by game number), ten to a page (with the lobbies closed before their start, each with
+its revealed secret); choosing one shows its recap (``cogs/ui/recap.py``) with
 **Replay ▶**, which opens the replay viewer (``cogs/ui/viewer.py``) at the first turn.
 ``/monopoly history game:<id> [turn:]`` goes to one game at once: a finished game's recap
 (or, with ``turn``, its viewer at that turn), a running game's viewer at the present —
@@ -26,10 +27,12 @@ import discord
 from discord import app_commands
 
 from bot.engine.errors import IllegalAction
+from bot.fairness import SECRET_KEY
 from bot.replay_cache import Frame, ReplayCache
 from bot.store import GameInfo, GameNotFound, GameRow, GameStatus, StoreError
 from cogs.core.click import Click
 from cogs.core.services import Core, FeatureCog
+from cogs.ui.follow import follow_offer
 from cogs.ui.history import (
     PAGE_SIZE,
     HistoryEntry,
@@ -44,9 +47,13 @@ from cogs.ui.viewer import replay_view, viewer_files, viewer_message
 
 def listed(info: GameInfo) -> bool:
     """Whether a game belongs in the history: finished, and not a lobby that never started
-    (a lobby is closed as ``abandoned`` before its first action: version 0)."""
+    (a lobby is closed as ``abandoned`` before its first action: version 0) – unless that
+    lobby had committed to a secret: it is listed with the secret revealed, so that an
+    operator who drops lobbies with unwelcome secrets shows up (docs/fair-dice.md)."""
     if info.status != GameStatus.FINISHED:
         return False
+    if SECRET_KEY in info.settings:
+        return True
     return not (info.seq == 0 and info.finished_reason == "abandoned")
 
 
@@ -80,7 +87,14 @@ class HistoryCog(FeatureCog, name="History"):
         if game is None:
             await click.reply(**await self._list(click, page or 1))
             return
-        row = await self._viewable(click, game)
+        try:
+            row = await self._viewable(click, game)
+        except IllegalAction as refused:
+            # A running game of others cannot be replayed by this member, but followed.
+            if refused.code != "replay_players_only" or click.row is None:
+                raise
+            await click.reply(**follow_offer(click.row.id, click.lang))
+            return
         if turn is None and row.status == GameStatus.FINISHED:
             await self._recap(click, row)
             return

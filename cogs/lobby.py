@@ -21,11 +21,12 @@ from bot.engine.board import load_board
 from bot.engine.errors import IllegalAction
 from bot.engine.rules import Rules, available_presets
 from bot.engine.themes import available_themes
+from bot.fairness import LOBBY_WORDS_KEY, WORDS_MAX, clean_words
 from bot.i18n import t
 from bot.rules_summary import describe_rules
 from bot.server_files import BOARD, THEME, resolve, suggest
 from bot.service import LobbyPlayer
-from bot.store import ChannelBusy
+from bot.store import ChannelBusy, GameRow, GameStatus
 from bot.text_input import parse_amount
 from cogs.core.click import Click
 from cogs.core.services import FeatureCog
@@ -37,7 +38,7 @@ from cogs.ui.house_rules import (
     AmountsForm,
     house_rules_panel,
 )
-from cogs.ui.lobby import REMOVE_COMPUTER, lobby_message
+from cogs.ui.lobby import REMOVE_COMPUTER, WordsForm, lobby_message
 from cogs.ui.text import board_of, theme_of, user_lang
 
 log = logging.getLogger(__name__)
@@ -343,6 +344,70 @@ class LobbyCog(FeatureCog, name="Lobby"):
             settings = await click.service.leave(click.game, user.id)
         await click.edit(**lobby_message(click.game, settings))
 
+    # -- the players' words (docs/fair-dice.md) ---------------------------------------------
+
+    @staticmethod
+    def _may_set_words(row: GameRow, user_id: int) -> None:
+        """Refuse (IllegalAction) unless ``row`` is an open lobby with ``user_id`` in it."""
+        if row.status != GameStatus.LOBBY:
+            raise IllegalAction("words_started")
+        if not any(p["id"] == user_id for p in row.settings.get("players", [])):
+            raise IllegalAction("words_not_joined")
+
+    async def words_form(self, click: Click) -> None:
+        """ "🍀 Glücksformel": the form for the player's words, with the ones they set (a
+        form must be the first answer; someone not in the lobby is told so instead)."""
+        row = await click.load()
+        self._may_set_words(row, click.user_id)
+        typed = row.settings.get(LOBBY_WORDS_KEY) or {}
+        await click.form(WordsForm(click.game, click.lang, typed.get(str(click.user_id), "")))
+
+    async def words(self, click: Click) -> None:
+        """The submitted words: kept (stripped, NFC), or removed if empty; the lobby shows
+        who has set words. Checked again here: the form may come after the start, from
+        someone who left meanwhile, or longer than the form allows."""
+        try:
+            words = clean_words(click.fields.get("words", ""))
+        except ValueError as error:
+            typed = click.fields.get("words", "").strip()
+            if str(error) == "too_long":
+                raise IllegalAction(
+                    "words_too_long", maximum=WORDS_MAX, length=len(typed)
+                ) from None
+            raise IllegalAction("words_bad_character") from None
+        user = str(click.user_id)
+
+        def change(row: GameRow, settings: dict[str, Any]) -> bool:
+            self._may_set_words(row, click.user_id)
+            typed = dict(settings.get(LOBBY_WORDS_KEY) or {})
+            had = user in typed
+            if words:
+                typed[user] = words
+            else:
+                typed.pop(user, None)
+            settings[LOBBY_WORDS_KEY] = typed
+            return had
+
+        had = await click.service.edit_settings(click.game, change)
+        if words:
+            shown = discord.utils.escape_mentions(discord.utils.escape_markdown(words))
+            await click.reply(t(click.lang, "fair.words.saved", words=shown))
+        else:
+            await click.reply(
+                t(click.lang, "fair.words.removed" if had else "fair.words.unchanged")
+            )
+        row = await click.load()
+        message_id = row.settings.get("lobby_message")
+        if message_id is not None and row.status == GameStatus.LOBBY:
+            # If the edit fails the lobby shows the words with its next update.
+            await self.core.publisher.edit(
+                click.game,
+                click.channel,
+                message_id,
+                "lobby",
+                **lobby_message(click.game, row.settings),
+            )
+
     async def show_rules(self, click: Click) -> None:
         """The lobby's rules, privately."""
         row = await click.load()
@@ -357,7 +422,9 @@ class LobbyCog(FeatureCog, name="Lobby"):
         row = await click.service.start(click.game, click.user_id)
         message = click.interaction.message
         if message is not None:
-            await self.core.publisher.edit(row.id, click.channel, message.id, "lobby", view=None)
+            # The lobby now shows the players' words the seed was derived from.
+            shown = {**lobby_message(row.id, row.settings), "view": None}
+            await self.core.publisher.edit(row.id, click.channel, message.id, "lobby", **shown)
         await self.core.publisher.started(row.id, click.channel)
 
     async def computers(self, click: Click) -> None:

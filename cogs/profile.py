@@ -1,4 +1,4 @@
-"""``/monopoly me``: a member's time zone and quiet hours, for every game on every server.
+"""``/monopoly me time``: a member's time zone and quiet hours, for every game on every server.
 
 Kept in the member's preferences (``bot/asyncplay/quiet.py``): a deadline that would end
 inside the quiet hours of a player the game waits on ends when they are over, and
@@ -26,7 +26,9 @@ SUGGESTIONS = 25
 class ProfileCog(FeatureCog, name="Profile"):
     """A member's own settings across games: time zone and quiet hours."""
 
-    @app_commands.command(name="me", description="Your time zone and quiet hours, for all games")
+    personal = ("time",)
+
+    @app_commands.command(name="time", description="Your time zone and quiet hours, for all games")
     @app_commands.describe(
         timezone="Your time zone, e.g. Europe/Berlin",
         quiet_from="Quiet hours start (your time), e.g. 22:00",

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.asyncplay import absence
+from bot.asyncplay import absence, orders
 from bot.asyncplay.planner import CARD_TIMERS
 from bot.asyncplay.timing import duration
 from bot.cardgame import CardState
@@ -58,6 +59,7 @@ class TimersCog(FeatureCog, name="Timers"):
             "reminder_soon": self._remind,
             "deadline": self._deadline,
             "auto": self._auto,
+            "order": self._order,
             "auction_close": self._auction_close,
             "trade_close": self._trade_close,
             "time_up": self._time_up,
@@ -267,6 +269,27 @@ class TimersCog(FeatureCog, name="Timers"):
                 log.warning("Default action refused in game %s", row.id, exc_info=True)
                 return
         await self.core.publisher.publish(row.id, result, channel)
+
+    async def _order(self, row: GameRow, timer: Timer, channel: Any) -> None:
+        """A standing order acts, like the player's click (logged as the order's)."""
+        state = row.state
+        if not isinstance(state, GameState) or state.seq != timer.payload.get("seq"):
+            return
+        settings = dict(row.settings)
+        action = orders.next_order(state, settings, absence.computer_seats(settings))
+        if action is None:
+            return  # the order no longer applies (changed, revoked, or the game moved)
+        try:
+            result = await self.core.store.apply(row.id, action, expected_seq=state.seq)
+        except StaleAction:
+            return  # the player was quicker
+        except IllegalAction as error:  # skipped, never an error: the player decides
+            log.info("Order %s skipped in game %s: %s", action, row.id, error)
+            return
+        except StoreError:
+            log.warning("Order %s refused in game %s", action, row.id, exc_info=True)
+            return
+        await self.core.publisher.publish(row.id, replace(result, via="order"), channel)
 
     async def _auction_close(self, row: GameRow, timer: Timer, channel: Any) -> None:
         state = row.state

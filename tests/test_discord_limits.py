@@ -42,7 +42,16 @@ from bot.engine.record import GameRecord
 from bot.engine.rules import BOUNDS
 from bot.engine.state import GameState
 from bot.engine.themes import MAX_NAME, TERMS
-from bot.fairness import FINGERPRINT_KEY, SEED_KEY, Mismatch, Verification
+from bot.fairness import (
+    FINGERPRINT_KEY,
+    LOBBY_WORDS_KEY,
+    SECRET_KEY,
+    SEED_KEY,
+    WORDS_KEY,
+    WORDS_MAX,
+    Mismatch,
+    Verification,
+)
 from bot.i18n import catalog, t
 from bot.replay_cache import ReplayCache
 from bot.stats import BiggestWin, PlayerRecord, Standing
@@ -55,6 +64,7 @@ from cogs.ui.cards_table import mentions_of, round_message, table_message
 from cogs.ui.deeds import deed_file, lot_facts
 from cogs.ui.fairness import game_choice, reveal_embed, verification_embed
 from cogs.ui.forms import BidForm, CashForm, LotValueForm, auction_key
+from cogs.ui.handover import closed_message, handover_message
 from cogs.ui.history import HistoryEntry, history_message
 from cogs.ui.house_rules import AMOUNTS, AmountsForm, house_rules_panel
 from cogs.ui.ids import Form
@@ -110,6 +120,9 @@ NAMES = (
     "@everyone" * 3 + "xyz_9",
 )
 assert all(len(name) == 32 for name in NAMES), [len(name) for name in NAMES]
+#: The longest words a player can give the seed (docs/fair-dice.md), every character one
+#: that is escaped when shown (so twice as long then).
+LONGEST_WORDS = ("*_`~|" * WORDS_MAX)[:WORDS_MAX]
 #: Either game's state.
 AnyGame = TypeVar("AnyGame", GameState, CardState)
 #: A Discord user id as long as they get (19 digits): the mentions' length.
@@ -153,6 +166,8 @@ def longest_settings(state: GameState | CardState, *, theme: bool = True) -> dic
     extra: dict[str, Any] = {
         FINGERPRINT_KEY: "f" * 64,
         SEED_KEY: 2**63 - 1,
+        SECRET_KEY: 2**64 - 1,
+        WORDS_KEY: [{"name": NAMES[seat % 10], "words": LONGEST_WORDS} for seat in seats],
         "deadline_at": 4_102_444_800,
         "ends_at": 4_102_444_800,
         "auction_closes_at": 4_102_444_800,
@@ -462,6 +477,7 @@ def draw_routes_positions(sent: Sent, lang: str) -> None:
     routes.draw_lobbies_and_forms(sent, lang)
     routes.draw_assignment(sent, lang)
     routes.draw_history(sent, lang)
+    routes.draw_members(sent, lang, name=NAMES[3], server="Ｗ" * 100)
 
 
 def draw_big_board_games(sent: Sent, lang: str) -> None:
@@ -585,13 +601,36 @@ def draw_lobbies(sent: Sent, lang: str) -> None:
                 **{name: high for name, _, high in BOUNDS},
             },
         }
+        # The lobby's secret, and words of every player (shown as who set them).
+        settings[FINGERPRINT_KEY], settings[SECRET_KEY] = "f" * 64, 2**64 - 1
+        settings[LOBBY_WORDS_KEY] = {str(p["id"]): LONGEST_WORDS for p in players}
         sent.add(f"{kind} lobby, full", lobby_message(BIGGEST_GAME, settings))
         sent.add("house rules, all changed", house_rules_panel(BIGGEST_GAME, settings, lang))
+        # Started: the lobby shows every player's words.
+        words = [{"name": p["name"], "words": LONGEST_WORDS} for p in players[:count]]
+        started = {**settings, WORDS_KEY: words, SEED_KEY: 2**64 - 1}
+        sent.add(f"{kind} lobby, started", lobby_message(BIGGEST_GAME, started))
     state = ten_players()
     settings = settings_of(state, lang)
     for seat in range(10):
         ballots = {str(other): "computer" for other in range(10) if other != seat}
         sent.add("vote, ten players", vote_message(BIGGEST_GAME, state, settings, seat, ballots))
+    for stage in ("asked", "confirm", "vote"):
+        request = {
+            "id": 10**9,
+            "from_id": state.players[1].id,
+            "from_name": NAMES[1],
+            "to_id": str(USER_ID),
+            "to_name": NAMES[9],
+            "stage": stage,
+            "ballots": {str(other): "yes" for other in range(10)},
+        }
+        sent.add(
+            "hand-over, ten players", handover_message(BIGGEST_GAME, state, settings, 1, request)
+        )
+        for result in ("declined", "withdrawn", "refused", "confirmed", "confirmed_host", "failed"):
+            reason = t(lang, "error.handover_target_seated", player=NAMES[9])
+            sent.add("hand-over closed", closed_message(settings, request, result, reason=reason))
 
 
 def draw_forms(sent: Sent, lang: str) -> None:
@@ -614,6 +653,8 @@ def draw_history_and_lists(sent: Sent, lang: str) -> None:
     entries: list[HistoryEntry | int] = [
         HistoryEntry(BIGGEST_GAME - n, "board", NAMES, NAMES[:3], 9999, when) for n in range(9)
     ]
+    former = tuple(NAMES[:3] for _ in NAMES)  # every seat handed over three times
+    entries.append(HistoryEntry(BIGGEST_GAME - 9, "board", NAMES, NAMES[:3], 9999, when, former))
     entries.append(BIGGEST_GAME)
     sent.add("history, ten-player games", history_message(entries, 9999, 99_999, lang))
     ranking = [Standing(USER_ID + n, NAMES[n % 10], 99_999, 99_999) for n in range(30)]

@@ -1,5 +1,7 @@
 """The few lines of Python in docs/fair-dice.md check an exported game as the doc says:
-they accept an honest export and name the first throw of a changed one."""
+they accept an honest export of either scheme (a secret committed in the lobby and the
+players' words, or a seed committed at the start), name the first throw of a changed one
+and refuse one whose words were changed."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from bot.engine.game import apply_action, new_game
 from bot.engine.record import GameRecord
 from bot.engine.rules import Rules
 from bot.engine.simple_players import next_simple_action
-from bot.fairness import commit, export_fairness
+from bot.fairness import commit, commit_secret, derive_seed, export_fairness, seal
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "fair-dice.md"
 
@@ -29,8 +31,24 @@ def doc_snippet() -> str:
     return blocks[0]
 
 
-def exported_game(seed: int, game_id: int, preset: str = "classic") -> dict[str, Any]:
-    """A whole game of simple players as ``monopoly-bot export`` writes it."""
+#: The players' words of the scheme-2 games here (one with a character outside ASCII).
+WORDS = [
+    {"name": "Ada", "words": "Glück auf"},
+    {"name": "Cy", "words": "🍀 Schlossallee"},
+]
+
+
+def exported_game(
+    seed: int, game_id: int, preset: str = "classic", *, scheme: int = 2
+) -> dict[str, Any]:
+    """A whole game of simple players as ``monopoly-bot export`` writes it: of scheme 2
+    (``seed`` is then the lobby's secret; the generator's seed is derived from it and
+    :data:`WORDS`), or of scheme 1 (``seed`` committed to itself)."""
+    if scheme == 2:
+        settings = {**commit_secret(seed, game_id), **seal(seed, WORDS)}
+        seed = settings["fair_seed"]
+    else:
+        settings = commit(seed, game_id)
     state = new_game(
         [("1", "Ada"), ("2", "Bo"), ("3", "Cy")], seed=seed, rules=Rules.from_preset(preset)
     )
@@ -43,7 +61,7 @@ def exported_game(seed: int, game_id: int, preset: str = "classic") -> dict[str,
         record.add(action, apply_action(state, action))
     export = record.to_dict()
     export["final"] = state.to_dict()
-    fairness = export_fairness(commit(seed, game_id), game_id)
+    fairness = export_fairness(settings, game_id)
     assert fairness is not None
     export["fairness"] = fairness
     return export
@@ -58,10 +76,12 @@ def run_snippet(tmp_path: Path, export: dict[str, Any]) -> subprocess.CompletedP
     )
 
 
-@pytest.mark.parametrize("preset", ["classic", "short"])
-def test_the_doc_s_lines_accept_an_honest_export(tmp_path: Path, preset: str) -> None:
-    """Every throw of a whole game (with dealt deeds in the short preset: a longer set-up)."""
-    export = exported_game(987_654_321_987, 12, preset)
+@pytest.mark.parametrize(("preset", "scheme"), [("classic", 2), ("short", 2), ("classic", 1)])
+def test_the_doc_s_lines_accept_an_honest_export(tmp_path: Path, preset: str, scheme: int) -> None:
+    """Every throw of a whole game (with dealt deeds in the short preset: a longer set-up),
+    of the current scheme and of the first."""
+    export = exported_game(987_654_321_987, 12, preset, scheme=scheme)
+    assert export["fairness"]["scheme"] == f"monopoly-seed/{scheme}"
     throws = sum(len(entry["dice"]) for entry in export["actions"])
 
     done = run_snippet(tmp_path, export)
@@ -85,10 +105,38 @@ def test_the_doc_s_lines_name_the_first_changed_throw(tmp_path: Path) -> None:
 
 
 def test_the_doc_s_lines_refuse_another_seed(tmp_path: Path) -> None:
-    export = exported_game(5, 3)
+    export = exported_game(5, 3, scheme=1)
     export["fairness"]["seed"] = 6
 
     done = run_snippet(tmp_path, export)
 
     assert done.returncode != 0
     assert "not the seed the game committed to" in done.stderr
+
+
+def test_the_doc_s_lines_refuse_another_secret(tmp_path: Path) -> None:
+    export = exported_game(5, 3)
+    export["fairness"]["secret"] = 6
+
+    done = run_snippet(tmp_path, export)
+
+    assert done.returncode != 0
+    assert "not the secret the lobby committed to" in done.stderr
+
+
+def test_the_doc_s_lines_catch_a_changed_word(tmp_path: Path) -> None:
+    """One character of one player's words changed: the seed does not follow any more;
+    with the seed changed to match, the start does not come from it."""
+    export = exported_game(5, 3)
+    changed = copy.deepcopy(export)
+    changed["fairness"]["words"][1]["words"] = "🍀 Schlossallees"
+
+    done = run_snippet(tmp_path, changed)
+
+    assert done.returncode != 0
+    assert "the seed does not follow from the secret and the words" in done.stderr
+    texts = [entry["words"] for entry in changed["fairness"]["words"]]
+    changed["fairness"]["seed"] = derive_seed(5, texts)
+    done = run_snippet(tmp_path, changed)
+    assert done.returncode != 0
+    assert "the start does not come from this seed" in done.stderr

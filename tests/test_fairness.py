@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import hmac
+import itertools
 from typing import Any
 
 import pytest
@@ -21,11 +23,18 @@ from bot.engine.simple_players import next_simple_action
 from bot.engine.state import GameState
 from bot.fairness import (
     SHORT_LENGTH,
+    WORDS_MAX,
+    clean_words,
     commit,
+    commit_secret,
     commitment,
+    committed,
+    derive_seed,
     export_fairness,
     fingerprint,
+    lobby_words,
     matches,
+    seal,
     short,
     verify,
 )
@@ -110,6 +119,108 @@ def test_the_short_fingerprint_matches_the_full_one() -> None:
     assert matches(full, full) and matches(short(full).upper(), full)
     assert not matches(full[:8], full)
     assert not matches(fingerprint(OTHER_SEED, GAME), full)
+
+
+# -- the players' words (monopoly-seed/2) -----------------------------------------------------
+
+SECRET = 1234567890123456789
+
+
+def test_derive_seed_has_a_fixed_vector() -> None:
+    """Fixed vectors anyone can recompute, e.g. with
+    ``printf 'monopoly-seed/2' | openssl dgst -sha256 -hmac 1234567890123456789``
+    (a6cf29aaffb553f1…: the seed is its first 8 bytes)."""
+    assert derive_seed(SECRET, []) == 0xA6CF29AAFFB553F1 == 12019871744886395889
+    assert derive_seed(SECRET, ["Schlossallee", "Glück"]) == 344567189811694286
+
+
+def test_derive_seed_is_the_documented_hmac() -> None:
+    """HMAC-SHA256 keyed with the decimal secret over the scheme's name and the words,
+    sorted by their UTF-8 bytes, each with a 4-byte big-endian length."""
+    words = ["Zebra", "äpfel", "Apfel", "🍀"]
+    encoded = sorted(w.encode("utf-8") for w in words)
+    message = b"monopoly-seed/2" + b"".join(len(w).to_bytes(4, "big") + w for w in encoded)
+    digest = hmac.new(str(SECRET).encode("ascii"), message, hashlib.sha256).digest()
+    assert derive_seed(SECRET, words) == int.from_bytes(digest[:8], "big")
+    assert 0 <= derive_seed(SECRET, words) < 2**64
+
+
+def test_derive_seed_does_not_depend_on_the_order_of_the_words() -> None:
+    words = ["Anna sagt hallo", "Ben", "Cem würfelt 🎲"]
+    seeds = {derive_seed(SECRET, order) for order in itertools.permutations(words)}
+    assert len(seeds) == 1
+
+
+def test_the_length_prefix_keeps_words_apart() -> None:
+    """Without lengths ``["ab", "c"]`` and ``["a", "bc"]`` would be the same bytes."""
+    assert derive_seed(SECRET, ["ab", "c"]) != derive_seed(SECRET, ["a", "bc"])
+    assert derive_seed(SECRET, ["abc"]) != derive_seed(SECRET, ["ab", "c"])
+    assert derive_seed(SECRET, []) != derive_seed(SECRET, ["x"])
+
+
+def test_every_word_and_the_secret_change_the_seed() -> None:
+    base = derive_seed(SECRET, ["Glück", "Zufall"])
+    assert derive_seed(SECRET, ["Glück", "Zufal"]) != base
+    assert derive_seed(SECRET, ["Glück", "Zufall", "Zufall"]) != base
+    assert derive_seed(SECRET + 1, ["Glück", "Zufall"]) != base
+
+
+@pytest.mark.parametrize("bad", [[7], ["ok", None], ["\ud800"]])
+def test_words_must_be_text(bad: list[Any]) -> None:
+    with pytest.raises(ValueError):
+        derive_seed(SECRET, bad)
+
+
+def test_clean_words_strips_and_composes() -> None:
+    """NFC: a decomposed "ü" and a precomposed one are the same words (the same seed)."""
+    assert clean_words("  Glu\u0308ck  ") == "Glück" == clean_words("Glück")
+    assert clean_words("   ") == ""
+    assert clean_words("x" * WORDS_MAX) == "x" * WORDS_MAX
+    with pytest.raises(ValueError, match="too_long"):
+        clean_words("x" * (WORDS_MAX + 1))
+    with pytest.raises(ValueError, match="bad_character"):
+        clean_words("zwei\nZeilen")
+
+
+def test_a_lobby_commits_and_the_start_derives() -> None:
+    """The lobby's settings hold the secret and its fingerprint; the start keeps the words
+    of the players still there (no computer's) in seat order and the derived seed."""
+    opened = commit_secret(SECRET, GAME)
+    assert opened == {
+        "fair_secret": SECRET,
+        "seed_fingerprint": fingerprint(SECRET, GAME),
+        "fair_scheme": "monopoly-seed/2",
+    }
+    settings = {
+        **opened,
+        "players": [
+            {"id": 111, "name": "Anna"},
+            {"id": "cpu1", "name": "Computer 1", "computer": "easy"},
+            {"id": 222, "name": "Ben"},
+        ],
+        "lobby_words": {"222": "Ben würfelt", "111": "Anna", "333": "gone", "cpu1": "x"},
+    }
+    words = lobby_words(settings)
+    assert words == [{"name": "Anna", "words": "Anna"}, {"name": "Ben", "words": "Ben würfelt"}]
+    started = {**settings, **seal(SECRET, words)}
+    assert started["fair_seed"] == derive_seed(SECRET, ["Ben würfelt", "Anna"])
+    found = committed(started)
+    assert found is not None and found.scheme == "monopoly-seed/2"
+    assert (found.secret, found.seed, found.texts) == (
+        SECRET,
+        started["fair_seed"],
+        ["Anna", "Ben würfelt"],
+    )
+    assert export_fairness(started, GAME) == {
+        "scheme": "monopoly-seed/2",
+        "game_id": GAME,
+        "secret": SECRET,
+        "words": words,
+        "seed": started["fair_seed"],
+        "fingerprint": fingerprint(SECRET, GAME),
+    }
+    # A lobby has no seed yet: nothing to export.
+    assert export_fairness(settings, GAME) is None
 
 
 def test_the_settings_of_a_started_game_and_of_its_export() -> None:
@@ -332,3 +443,87 @@ def test_a_card_game_from_another_seed_fails_at_the_start() -> None:
     _, stored, _ = card_game()
     found = verify(stored, OTHER_SEED, GAME).mismatch
     assert found is not None and found.kind == "start"
+
+
+# -- verifying a monopoly-seed/2 game ------------------------------------------------------
+
+WORDS = ["Schlossallee oder nix", "🍀 Glück", "Ben"]
+
+
+def test_a_game_seeded_from_secret_and_words_verifies() -> None:
+    """The fingerprint is the secret's; the seed follows from the secret and the words."""
+    seed = derive_seed(SECRET, WORDS)
+    record, end = board_game(seed, actions=120)
+    shown = short(fingerprint(SECRET, GAME))
+
+    result = verify(
+        record, seed, GAME, fingerprint=shown, final=end.to_dict(), secret=SECRET, words=WORDS
+    )
+
+    assert result.ok, result.summary()
+    assert (result.scheme, result.secret, result.seed) == ("monopoly-seed/2", SECRET, seed)
+    assert result.fingerprint == fingerprint(SECRET, GAME)
+    # Without the seed it is derived; the words in any order.
+    again = verify(record, None, GAME, secret=SECRET, words=list(reversed(WORDS)))
+    assert again.ok and again.seed == seed
+
+
+def test_a_card_game_seeded_from_secret_and_words_verifies() -> None:
+    seed = derive_seed(SECRET, WORDS)
+    _, stored, end = card_game(seed)
+    result = verify(stored, seed, GAME, final=end.to_dict(), secret=SECRET, words=WORDS)
+    assert result.ok and result.game == "cards", result.summary()
+
+
+def test_one_changed_character_of_the_words_fails_clearly() -> None:
+    """A word changed by one character: the seed named is not the one the words give."""
+    seed = derive_seed(SECRET, WORDS)
+    record, _ = board_game(seed, actions=40)
+    changed = ["Schlossallee oder nix", "🍀 Glück", "Ben!"]
+
+    result = verify(record, seed, GAME, secret=SECRET, words=changed)
+
+    found = result.mismatch
+    assert found is not None
+    assert (found.kind, found.expected, found.recorded) == (
+        "seed",
+        derive_seed(SECRET, changed),
+        seed,
+    )
+    assert "does not follow from the secret and the players' words" in result.summary()
+    # Without a seed to compare, the derived seed gives another game from the start on.
+    found = verify(record, None, GAME, secret=SECRET, words=changed).mismatch
+    assert found is not None and (found.kind, found.detail) == ("start", "derived")
+    assert "derived from the secret and the players' words" in found.describe()
+
+
+def test_another_secret_is_not_the_committed_one() -> None:
+    seed = derive_seed(SECRET, WORDS)
+    record, _ = board_game(seed, actions=20)
+    committed_to = fingerprint(SECRET, GAME)
+    result = verify(record, None, GAME, fingerprint=committed_to, secret=SECRET + 1, words=WORDS)
+    found = result.mismatch
+    assert found is not None and (found.kind, found.detail) == ("fingerprint", "secret")
+    assert "the secret does not match the fingerprint" in result.summary()
+
+
+def test_a_game_of_the_first_scheme_still_verifies_as_before() -> None:
+    """Started before the lobby committed: its seed was drawn at the start and committed
+    to itself (monopoly-seed/1); its settings, export and check are as they were."""
+    record, end = board_game(actions=80)
+    settings = commit(SEED, GAME)
+    found = committed(settings)
+    assert found is not None and (found.scheme, found.secret, found.seed) == (
+        "monopoly-seed/1",
+        None,
+        SEED,
+    )
+    result = verify(record, SEED, GAME, fingerprint=fingerprint(SEED, GAME), final=end.to_dict())
+    assert result.ok and result.scheme == "monopoly-seed/1" and result.secret is None
+    assert export_fairness(settings, GAME)["scheme"] == "monopoly-seed/1"  # type: ignore[index]
+
+
+def test_neither_seed_nor_secret_raises() -> None:
+    record, _ = board_game(actions=5)
+    with pytest.raises(ValueError):
+        verify(record, None, GAME)

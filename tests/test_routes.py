@@ -29,10 +29,13 @@ from bot.store.bench import next_simple_action
 from cogs.core.routes import ROUTES
 from cogs.core.routes_base import Route
 from cogs.extension import FEATURES
+from cogs.ui import mine as mine_ui
 from cogs.ui.auction import auction_message
 from cogs.ui.cards_hand import LayoutDraft, assign_message, hand_message
 from cogs.ui.cards_table import table_message
+from cogs.ui.follow import follow_offer, summary_text, summary_view, turn_line
 from cogs.ui.forms import BidForm, CashForm, LotValueForm
+from cogs.ui.handover import handover_message
 from cogs.ui.history import HistoryEntry, history_message
 from cogs.ui.house_rules import AMOUNTS, AmountsForm, house_rules_panel
 from cogs.ui.ids import (
@@ -48,7 +51,7 @@ from cogs.ui.ids import (
     custom_id,
     panel_id,
 )
-from cogs.ui.lobby import lobby_message
+from cogs.ui.lobby import WordsForm, lobby_message
 from cogs.ui.manage import LiftDraft, MortgageDraft, build_panel, lift_panel, mortgage_panel
 from cogs.ui.offers import lots_offer_message, offer_message
 from cogs.ui.trade_menu import LotsDraft, TradeDraft, builder_message, lots_panel
@@ -294,6 +297,17 @@ def draw_board_game(drawn: Drawn, name: str, state: GameState, lang: str, **extr
     for seat in range(len(state.players)):
         ballots = {str((seat + 1) % len(state.players)): "wait"}
         drawn.add(f"{name}: vote", vote_message(GAME_ID, state, settings, seat, ballots))
+    for stage in ("asked", "confirm", "vote"):
+        request = {
+            "id": 1,
+            "from_id": state.players[0].id,
+            "from_name": state.players[0].name,
+            "to_id": "99",
+            "to_name": "Zoe",
+            "stage": stage,
+            "ballots": {"1": "yes"},
+        }
+        drawn.add(f"{name}: handover", handover_message(GAME_ID, state, settings, 0, request))
 
 
 # -- positions of the card game -------------------------------------------------------
@@ -359,6 +373,7 @@ def draw_lobbies_and_forms(drawn: Drawn, lang: str) -> None:
     drawn.add("form", LotValueForm(GAME_ID, 3, lang, 250))
     for group in range(len(AMOUNTS)):
         drawn.add("form", AmountsForm(GAME_ID, lang, group))
+    drawn.add("form", WordsForm(GAME_ID, lang, "Glück"))
 
 
 # -- the history and the replay viewer -------------------------------------------------
@@ -393,6 +408,50 @@ def draw_history(drawn: Drawn, lang: str) -> None:
             drawn.add(f"viewer of {key}", viewer_message(GAME_ID, frame, {"lang": lang}, lang))
 
 
+# -- a member's games and following (cogs/members.py) ----------------------------------
+
+
+def draw_members(
+    drawn: Drawn, lang: str, *, name: str = "Ann", server: str = "Spieleabend"
+) -> None:
+    """``/monopoly me games`` (one page, a middle and the last of several), its DM button,
+    ``/monopoly history``'s offer to follow a running game and a follower's summary
+    (``name``, ``server``: the longest ones in tests/test_discord_limits.py)."""
+    link = f"https://discord.com/channels/{GAME_ID}/{GAME_ID}/{GAME_ID}"
+    entries = [
+        mine_ui.MineEntry(
+            GAME_ID + n,
+            kind,
+            status,
+            server if n % 3 else None,
+            GAME_ID,
+            link,
+            2**40,
+            n % 2 == 0,
+            6,
+        )
+        for n, (kind, status) in enumerate(
+            [("board", mine_ui.YOUR_MOVE), ("cards", mine_ui.RUNNING), ("board", mine_ui.LOBBY)] * 9
+        )
+    ]
+    for count, page in ((3, 1), (27, 2), (27, 3)):
+        drawn.add("my games", mine_ui.mine_message(entries[:count], page, lang))
+    drawn.add("my games button", mine_ui.mine_view(lang))
+    drawn.add("follow offer", follow_offer(GAME_ID, lang))
+    lines = [turn_line(f"Zug {n} · {name}", [f"🎲 {name} würfelt 6 + 6"] * 12) for n in range(40)]
+    text = summary_text(
+        lang,
+        kind="board",
+        game=GAME_ID,
+        channel_id=GAME_ID,
+        server=server,
+        span="Züge 1–40",
+        lines=lines,
+        link=link,
+    )
+    drawn.add("follower summary", {"content": text, "view": summary_view(GAME_ID, lang)})
+
+
 @pytest.fixture(scope="module")
 def drawn() -> Drawn:
     """Every component the UI draws for the positions of this module, in both languages."""
@@ -403,6 +462,7 @@ def drawn() -> Drawn:
         draw_lobbies_and_forms(found, lang)
         draw_assignment(found, lang)
         draw_history(found, lang)
+        draw_members(found, lang)
     for index, state in enumerate(played_states(seed=3, actions=400)):
         if index % 4 == 0 or state.auction is not None or state.trades or state.debts:
             draw_board_game(found, f"simple game, action {index}", state, "de")

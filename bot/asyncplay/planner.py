@@ -7,6 +7,7 @@ Games run for days, so the bot keeps them moving with timers kept in the store a
   (:meth:`TimerPlanner.reschedule`, keyed, so planning twice is harmless). At the deadline
   the engine's safe default acts for the absent players; reminders nudge them.
 * ``auto`` — a computer seat moves a moment after the game starts waiting on it.
+* ``order`` — a player's standing order (``bot/asyncplay/orders.py``) acts at once.
 * ``auction_close`` / ``trade_close`` — an auction or a trade offer ends at its closing time.
 * ``time_up`` — the agreed end of a time-limited game (preset ``time_limit``).
 * ``digest`` — once a day, the standings.
@@ -26,15 +27,16 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.asyncplay import absence, quiet
+from bot.asyncplay import absence, orders, quiet
 from bot.asyncplay.timing import DURATIONS, duration, next_digest, setting, soon_before
+from bot.engine.state import GameState
 from bot.store import GameNotRunning, GameStore
 from bot.store.kinds import AnyState, waiting_for
 
 #: Seconds a computer seat waits before each move, so the table can follow.
 AUTO_DELAY = 2.0
 #: Timers that belong to the state of the moment and are planned anew after each action.
-TURN_TIMERS = ("deadline", "reminder", "reminder_soon", "auto")
+TURN_TIMERS = ("deadline", "reminder", "reminder_soon", "auto", "order")
 #: What a card game uses (no auctions, trades or time limit there).
 CARD_TIMERS = ("deadline", "reminder", "reminder_soon", "auto", "digest", "dm")
 
@@ -80,6 +82,11 @@ class TimerPlanner:
             await self._add(game, "auto", due, {"seq": state.seq})
         else:
             await self.store.cancel_timers(game, key="auto")
+        if isinstance(state, GameState) and orders.next_order(state, settings, computer):
+            # A standing order acts the moment the game waits on its player.
+            await self._add(game, "order", now, {"seq": state.seq})
+        else:
+            await self.store.cancel_timers(game, key="order")
         seconds = duration(settings, "deadline")
         if seconds is None or not humans:
             for key in ("deadline", "reminder", "reminder_soon"):
@@ -107,7 +114,8 @@ class TimerPlanner:
         settings.pop("deadline_quiet", None)
         if setting(settings, "quiet_hours") and prefs:
             longest = DURATIONS.get(setting(settings, "quiet_max"))
-            planned = quiet.moved_deadline(deadline, prefs.values(), longest)
+            grace = soon_before((deadline - now).total_seconds())
+            planned = quiet.moved_deadline(deadline, prefs.values(), longest, grace=grace)
             if planned != deadline:
                 settings["deadline_quiet"] = [
                     seat for seat, p in prefs.items() if quiet.is_quiet(p, deadline)

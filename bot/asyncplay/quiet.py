@@ -130,11 +130,21 @@ def awake_at(members: Iterable[Mapping[str, Any]], at: datetime) -> datetime:
 
 
 def moved_deadline(
-    deadline: datetime, members: Iterable[Mapping[str, Any]], longest: float | None
+    deadline: datetime,
+    members: Iterable[Mapping[str, Any]],
+    longest: float | None,
+    *,
+    grace: float = 0.0,
 ) -> datetime:
     """``deadline`` moved out of the quiet hours of ``members``, at most ``longest``
-    seconds later (None: no cap)."""
+    seconds later (None: no cap).
+
+    A moved deadline ends ``grace`` seconds after the quiet hours: whoever wakes up gets
+    the last reminder and a moment to move, not a deadline that passed as they woke.
+    """
     moved = awake_at(members, deadline)
+    if moved != deadline:
+        moved += timedelta(seconds=grace)
     if longest is not None:
         moved = min(moved, deadline + timedelta(seconds=longest))
     return moved

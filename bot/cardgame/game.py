@@ -20,6 +20,7 @@ from bot.cardgame.rounds import end_turn, finish_round, reveal_bonus, start_roun
 from bot.cardgame.rules import MAX_PLAYERS, MIN_PLAYERS, CardRules
 from bot.cardgame.state import CardPlayer, CardState
 from bot.engine.errors import IllegalAction
+from bot.engine.seats import check_newcomer
 
 Action = dict[str, Any]
 
@@ -65,7 +66,16 @@ def apply_action(state: CardState, action: dict[str, Any]) -> list[dict[str, Any
     kind = action.get("type")
     handler = HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
-        raise IllegalAction("unknown_action", action=kind)
+        system = SYSTEM_HANDLERS.get(kind) if isinstance(kind, str) else None
+        if system is None:
+            raise IllegalAction("unknown_action", action=kind)
+        if state.phase == "over":
+            raise IllegalAction("game_over")
+        parsed = system.check(state, -1, action)
+        state.events = []
+        system.apply(state, -1, parsed)
+        state.seq += 1
+        return state.events
     seat = action.get("player")
     if type(seat) is not int or not 0 <= seat < len(state.players):
         raise IllegalAction("unknown_player", player=seat)
@@ -429,6 +439,38 @@ def _apply_pass_card(state: CardState, seat: int, card: str) -> None:
     end_turn(state)
 
 
+# -- a seat changes hands (a system action: no "player") --------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _HandOver:
+    target: int
+    id: str
+    name: str
+
+
+def _check_hand_over(state: CardState, _seat: int, action: Action) -> _HandOver:
+    target = action.get("target")
+    if type(target) is not int or not 0 <= target < len(state.players):
+        raise IllegalAction("unknown_player", player=target)
+    new_id, name = check_newcomer(state.players, action)
+    return _HandOver(target, new_id, name)
+
+
+def _apply_hand_over(state: CardState, _seat: int, change: _HandOver) -> None:
+    """Only who sits there changes: hand, pile, score and turn stay with the seat."""
+    player = state.players[change.target]
+    state.emit(
+        "handed_over",
+        player=change.target,
+        from_id=player.id,
+        from_name=player.name,
+        to_id=change.id,
+        to_name=change.name,
+    )
+    player.id, player.name = change.id, change.name
+
+
 # -- the table of handlers ---------------------------------------------------------------
 
 
@@ -448,4 +490,10 @@ HANDLERS: dict[str, Handler] = {
     "lay_out": Handler(_check_lay_out, _apply_lay_out),
     "arrange": Handler(_check_arrange, _apply_arrange),
     "pass_card": Handler(_check_pass_card, _apply_pass_card),
+}
+
+# Actions of the game itself or its host rather than of a player: no "player" key (the
+# check and apply steps get seat -1).
+SYSTEM_HANDLERS: dict[str, Handler] = {
+    "hand_over": Handler(_check_hand_over, _apply_hand_over),
 }

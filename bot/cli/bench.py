@@ -1,5 +1,6 @@
 """``monopoly-bot bench``: the engine's speed, the store's (``--store``), the images'
-(``--render``, ``--recap``, ``--viewer``) and the card game's (``--cards``)."""
+(``--render``, ``--recap``, ``--viewer``), the card game's (``--cards``) and a simulated
+week of games over days (``--week``)."""
 
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return _cmd_bench_render(args)
     if args.cards:
         return _cmd_bench_cards(args)
+    if args.week:
+        return _cmd_bench_week(args)
     from bot.engine.simulate import simulate
 
     if players_refused(args):
@@ -44,6 +47,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
         f"{result.games / seconds:.1f} games/s, {result.turns / seconds:.0f} turns/s; "
         f"mean turns/game {result.turns / result.games:.1f}; {endings}"
     )
+    return 0
+
+
+def _cmd_bench_week(args: argparse.Namespace) -> int:
+    """``bench --week``: deadlines the safe default played in a simulated week, before and
+    after quiet hours, jokers and standing orders (``bot/asyncplay/week.py``)."""
+    from bot.asyncplay.week import WEEK_TABLES, report, simulate_week
+
+    before, after = simulate_week(WEEK_TABLES, args.seed)
+    print(f"monopoly-week: {WEEK_TABLES} tables of 4, 12 h deadline, seed {args.seed}")
+    for line in report(before, after):
+        print(line)
     return 0
 
 

@@ -1,6 +1,7 @@
 """``monopoly-bot export`` and ``monopoly-bot verify``: dice you can check (bot/fairness.py,
-docs/fair-dice.md). A finished game's record leaves the store with its seed; every throw and
-shuffle of it is recomputed from that seed."""
+docs/fair-dice.md). A finished game's record leaves the store with its seed (and, since
+``monopoly-seed/2``, the secret and the players' words it was derived from); every throw
+and shuffle of it is recomputed from that seed."""
 
 from __future__ import annotations
 
@@ -58,10 +59,12 @@ async def export_game(settings: Settings, game_id: int) -> dict[str, Any]:
 
     The store's record (start and every action with its dice), plus ``final`` (the stored
     end state) and, if the game kept its seed, ``fairness``: ``scheme``, ``game_id``,
-    ``seed`` and ``fingerprint`` (see docs/fair-dice.md). Only a finished game: a running
-    (or broken, or lobby) game's start state holds the generator, which tells every throw
-    to come, so :class:`ExportRefused` is raised for it, as for a game that does not exist
-    or a store that cannot be opened. The store is opened as the bot opens it.
+    ``seed`` (the generator's) and ``fingerprint``, and for ``monopoly-seed/2`` the
+    ``secret`` and the ``words`` (``[{"name", "words"}]``) (see docs/fair-dice.md). Only
+    a finished game: a running (or broken, or lobby) game's start state holds the
+    generator, which tells every throw to come, so :class:`ExportRefused` is raised for
+    it, as for a game that does not exist or a store that cannot be opened. The store is
+    opened as the bot opens it.
     """
     import sqlite3
 
@@ -101,12 +104,28 @@ async def export_game(settings: Settings, game_id: int) -> dict[str, Any]:
     return export
 
 
+def _words(fairness: dict[str, Any]) -> list[str] | None:
+    """The players' words of an export's ``fairness`` (``[{"name", "words"}]``), or None
+    if they are not in that form."""
+    raw = fairness.get("words", [])
+    if not isinstance(raw, list):
+        return None
+    found = [entry.get("words") for entry in raw if isinstance(entry, dict)]
+    if len(found) != len(raw) or not all(isinstance(text, str) for text in found):
+        return None
+    return found  # type: ignore[return-value]
+
+
 def cmd_verify(args: argparse.Namespace) -> int:
-    """``monopoly-bot verify FILE [--seed S] [--game ID] [--fingerprint HEX]``.
+    """``monopoly-bot verify FILE [--seed S] [--secret S] [--game ID] [--fingerprint HEX]``.
 
     Recomputes every throw and shuffle of the exported game from its seed (the file's
-    ``fairness`` object, or the options, which win). Exit code 0 and "all N throws match";
-    1 naming the first mismatch; 2 for a file that is not a game record, or no seed.
+    ``fairness`` object, or the options, which win). A ``monopoly-seed/2`` export (with a
+    ``secret``) is checked against the fingerprint with its secret, and its seed is
+    derived from the secret and the players' words (a file's seed that is not that one is
+    a mismatch: the words or the seed were changed). Exit code 0 and "all N throws
+    match"; 1 naming the first mismatch; 2 for a file that is not a game record, or no
+    seed (nor secret).
     """
     from bot.fairness import verify
 
@@ -120,13 +139,22 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return 2
     fairness = raw.get("fairness") if isinstance(raw.get("fairness"), dict) else {}
     seed = args.seed if args.seed is not None else fairness.get("seed")
+    secret = args.secret if args.secret is not None else fairness.get("secret")
     game = args.game if args.game is not None else fairness.get("game_id")
     committed = args.fingerprint if args.fingerprint is not None else fairness.get("fingerprint")
-    if seed is None or game is None:
+    if (seed is None and secret is None) or game is None:
         print(
-            f"monopoly-bot verify: {args.file} names no {'seed' if seed is None else 'game id'} "
+            f"monopoly-bot verify: {args.file} names no {'game id' if game is None else 'seed'} "
             "(an export of a finished game has them in `fairness`; a running game's never): "
             "give --seed and --game",
+            file=sys.stderr,
+        )
+        return 2
+    words = _words(fairness) if secret is not None else None
+    if secret is not None and words is None:
+        print(
+            f"monopoly-bot verify: {args.file}: the players' words are not a list of "
+            '{"name", "words"} objects',
             file=sys.stderr,
         )
         return 2
@@ -134,11 +162,22 @@ def cmd_verify(args: argparse.Namespace) -> int:
     try:
         if committed is not None and not isinstance(committed, str):
             raise ValueError("the fingerprint is not text")
-        result = verify(raw, seed, game, fingerprint=committed, final=final)
+        result = verify(
+            raw, seed, game, fingerprint=committed, final=final, secret=secret, words=words
+        )
     except ValueError as error:
         print(f"monopoly-bot verify: {args.file}: {one_line(error)}", file=sys.stderr)
         return 2
     kind = "the card game" if result.game == "cards" else "MONOPOLY"
-    print(f"game {result.game_id} ({kind}): seed {result.seed}, fingerprint {result.fingerprint}")
+    if result.secret is not None:
+        shown = ", ".join(json.dumps(text, ensure_ascii=False) for text in result.words)
+        print(
+            f"game {result.game_id} ({kind}, {result.scheme}): secret {result.secret}, "
+            f"fingerprint {result.fingerprint}, players' words [{shown}], seed {result.seed}"
+        )
+    else:
+        print(
+            f"game {result.game_id} ({kind}): seed {result.seed}, fingerprint {result.fingerprint}"
+        )
     print(result.summary())
     return 0 if result.ok else 1

@@ -138,6 +138,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--seed", type=_seed_arg, default=None, help="the seed (default: the file's)"
     )
     verify.add_argument(
+        "--secret",
+        type=_seed_arg,
+        default=None,
+        help="the secret a monopoly-seed/2 game committed to (default: the file's)",
+    )
+    verify.add_argument(
         "--game",
         type=_game_arg,
         default=None,
@@ -230,6 +236,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help=f"the card game: --games games of simple players (default {CARD_BENCH_GAMES}), "
         "then the table, hand and round-result images",
+    )
+    bench.add_argument(
+        "--week",
+        action="store_true",
+        help="a simulated week of four tables with absent members in two time zones: how "
+        "often the safe default plays, before and after quiet hours, jokers and orders",
     )
     return parser
 

@@ -28,6 +28,7 @@ from bot.engine.money import (
     transfer,
 )
 from bot.engine.rules import Rules
+from bot.engine.seats import check_newcomer
 from bot.engine.state import BANK, GameState, Player
 
 Handler = Callable[[GameState, int, dict[str, Any]], None]
@@ -218,6 +219,32 @@ def _remove_player(state: GameState, action: dict[str, Any], apply: bool = False
     if apply:
         state.emit("removed", player=target)
         declare_bankrupt(state, target, BANK)
+
+
+def _hand_over(state: GameState, action: dict[str, Any], apply: bool = False) -> None:
+    """A seat changes hands: a new member plays it on with everything it has.
+
+    Only the seat's player id and name change; cash, lots, buildings, jail-free cards and
+    the place in the turn order stay with the seat, so no money is made or lost. The new
+    id must not sit at the table already (:func:`~bot.engine.seats.check_newcomer`).
+    """
+    target = action.get("target")
+    if type(target) is not int or not 0 <= target < len(state.players):
+        raise IllegalAction("unknown_player", player=target)
+    if state.players[target].bankrupt:
+        raise IllegalAction("player_not_in_game", player=target)
+    new_id, name = check_newcomer(state.players, action)
+    if apply:
+        player = state.players[target]
+        state.emit(
+            "handed_over",
+            player=target,
+            from_id=player.id,
+            from_name=player.name,
+            to_id=new_id,
+            to_name=name,
+        )
+        player.id, player.name = new_id, name
 
 
 def _end_game(state: GameState, action: dict[str, Any], apply: bool = False) -> None:
@@ -549,4 +576,5 @@ SYSTEM_HANDLERS: dict[str, Callable[..., None]] = {
     "close_auction": _close_auction,
     "remove_player": _remove_player,
     "end_game": _end_game,
+    "hand_over": _hand_over,
 }

@@ -97,6 +97,9 @@ class ApplyResult:
     #: The seat whose player made the action themselves (set by the game service);
     #: None for actions of the host, of the bot at a deadline or of a computer seat.
     actor: int | None = None
+    #: What acted for a seat when not the player's own click: ``"order"`` for a standing
+    #: order (the log marks its line), None otherwise.
+    via: str | None = None
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ from bot.liveness import FINAL_MESSAGE, TURN_SHOWN, UNBUTTON, record_end
 from bot.store import ApplyResult, GameRow
 from bot.store.kinds import waiting_for
 from bot.turn_story import split
+from cogs.core import watchers
 from cogs.core.notify import tell_turn
 from cogs.core.pictures import drawn
 from cogs.ui import auction as auction_ui
@@ -85,10 +86,13 @@ async def publish(pub: Publisher, row: GameRow, result: ApplyResult, channel: An
     info = turn_ui.turn_info(state, settings)
     ended, parts, current = split(info, result.events, state)
     bids_before = int(settings.get("auction_bids", 0))
-    lines = list(settings.get("turn_lines", [])) + narrator.lines(parts[0], bids=bids_before)
+    said = narrator.lines(parts[0], bids=bids_before)
+    new_lines = narrator.lines(parts[-1]) if ended is not None else []
+    if result.via == "order":
+        mark_order(said or new_lines, lang)
+    lines = list(settings.get("turn_lines", [])) + said
     if result.actor is not None and absence.player_acted(settings, result.actor):
         lines.append(t(lang, "vacation.back", player=state.players[result.actor].name))
-    new_lines = narrator.lines(parts[-1]) if ended is not None else []
     bids = count_bids(result.events, bids_before)
     if bids:
         settings["auction_bids"] = bids
@@ -96,6 +100,7 @@ async def publish(pub: Publisher, row: GameRow, result: ApplyResult, channel: An
         settings.pop("auction_bids", None)
     # Timers first: no failing Discord call can leave the game without them.
     await pub.core.planner.reschedule(row.id, state, settings)
+    await watchers.board_action(pub.core, row, state, settings, ended, current, lines)
     ok = channel is not None
     if channel is not None:
         ok &= await _auction(pub, row, state, settings, result.events, channel, bids=bids_before)
@@ -122,6 +127,12 @@ async def publish(pub: Publisher, row: GameRow, result: ApplyResult, channel: An
         settings["turn_info"] = current
     await pub.save(row, settings)
     return ok
+
+
+def mark_order(lines: list[str], lang: str) -> None:
+    """Mark the first line of what a standing order did: "… (Auftrag)"."""
+    if lines:
+        lines[0] = f"{lines[0]} {t(lang, 'orders.tag')}"
 
 
 async def post_final(

@@ -15,6 +15,7 @@ from bot.cardgame.view import visible_events
 from bot.i18n import t
 from bot.liveness import FINAL_MESSAGE, record_end
 from bot.store import ApplyResult, GameRow
+from cogs.core import watchers
 from cogs.core.notify import game_link, tell_turn
 from cogs.core.pictures import drawn
 from cogs.ui.cards_table import (
@@ -44,6 +45,7 @@ async def publish(pub: Publisher, row: GameRow, result: ApplyResult, channel: An
     if result.actor is not None:
         absence.player_acted(settings, result.actor)  # back at the table: count anew
     await pub.core.planner.reschedule(row.id, state, settings)
+    await watchers.card_action(pub.core, row, state, settings, public)
     ok = channel is not None
     if channel is not None:
         for event in public:

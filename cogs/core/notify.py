@@ -11,11 +11,14 @@ import hashlib
 import logging
 from typing import TYPE_CHECKING, Any
 
+import discord
+
 from bot.asyncplay import absence, quiet
 from bot.asyncplay.timing import setting
 from bot.i18n import t
 from bot.store import GameRow, StoreError
 from bot.store.kinds import AnyState
+from cogs.ui.mine import mine_view
 from cogs.ui.text import mentions
 
 if TYPE_CHECKING:
@@ -39,8 +42,11 @@ async def direct_message(
     *,
     row: GameRow | None = None,
     settings: dict[str, Any] | None = None,
+    view: discord.ui.View | None = None,
 ) -> bool:
     """Send ``text`` to a user privately; False if that is not possible (or put off).
+
+    ``view``: persistent buttons under it (e.g. **📋 Meine Spiele**), clickable in the DM.
 
     A DM about a game (``row``; ``settings`` if newer than the row's) waits for the end
     of the member's quiet hours if the game honours them: it becomes a ``dm`` timer of
@@ -64,7 +70,7 @@ async def direct_message(
     bot = core.bot
     try:
         user = bot.get_user(user_id) or await bot.fetch_user(user_id)
-        await user.send(text)
+        await user.send(text, view=view)
     except Exception as error:  # noqa: BLE001 - closed DMs, unknown users, Discord down
         log.info("Could not send a DM to %s: %s", user_id, error)
         return False
@@ -93,7 +99,7 @@ async def remind(
             continue
         dm_lang = prefs.get("lang", lang)
         dm = t(dm_lang, f"{key}.dm", channel=f"<#{row.channel_id}>", link=link, **params)
-        await direct_message(core, user_id, dm, row=row)
+        await direct_message(core, user_id, dm, row=row, view=mine_view(dm_lang))
     return posted is not None
 
 
@@ -120,4 +126,5 @@ async def tell_turn(
         return
     lang = prefs.get("lang", settings.get("lang", "de"))
     text = t(lang, "notify.turn.dm", channel=f"<#{row.channel_id}>", link=link)
-    await direct_message(core, int(player.id), text, row=row, settings=settings)
+    view = mine_view(lang)
+    await direct_message(core, int(player.id), text, row=row, settings=settings, view=view)

@@ -28,7 +28,7 @@ from bot.cardgame import CardState
 from bot.i18n import t
 from bot.liveness import record_end
 from bot.store import ApplyResult, GameRow
-from cogs.core import board_messages, card_messages
+from cogs.core import board_messages, card_messages, watchers
 from cogs.ui.recap import recap_message
 
 if TYPE_CHECKING:
@@ -313,6 +313,7 @@ class Publisher:
             state = row.state
             assert state is not None
             await self.core.planner.game_started(game, state, settings)
+            await watchers.game_started(self.core, row, state, settings)
             if isinstance(state, CardState):
                 ok = await card_messages.post_table(self, row, settings, channel)
             else:

@@ -17,6 +17,8 @@ from cogs.ui.ids import FORM, GAME, LOBBY, PANEL
 PLAY, PROPERTY, TRADES = "Play", "Property", "Trades"
 LOBBY_COG, CARDS, ASYNC = "Lobby", "CardGame", "AsyncPlay"
 HISTORY = "History"
+MEMBERS = "Members"
+HANDOVER = "Handover"
 
 
 def _many(kind: str, actions: str, route: Route) -> dict[tuple[str, str], Route]:
@@ -85,8 +87,17 @@ ROUTES: dict[tuple[str, str], Route] = {
     (PANEL, "hr_toggle"): Route(LOBBY_COG, "rule_toggle", HOST),
     (PANEL, "hr_amounts"): Route(LOBBY_COG, "amounts_form", ANYONE),
     (FORM, "hr_amounts"): Route(LOBBY_COG, "amounts", HOST),
+    # A player's words for the seed (docs/fair-dice.md): the handler checks the lobby.
+    (LOBBY, "words"): Route(LOBBY_COG, "words_form", ANYONE),
+    (FORM, "words"): Route(LOBBY_COG, "words", ANYONE),
     # -- play over days (cogs/asyncplay.py) ----------------------------------------------
     (GAME, "vote"): Route(ASYNC, "vote", ANYONE),
+    # -- a seat handed to another member (cogs/handover.py): the handler checks who --------
+    **_many(
+        GAME,
+        "ho_accept ho_decline ho_withdraw ho_confirm ho_refuse ho_yes ho_no",
+        Route(HANDOVER, "answer", ANYONE, DEFER),
+    ),
     # -- the card game (cogs/cardgame.py) -------------------------------------------------
     (GAME, "c_hand"): Route(CARDS, "open_hand", SEAT),
     (PANEL, "c_draw"): Route(CARDS, "draw", SEAT),
@@ -105,4 +116,10 @@ ROUTES: dict[tuple[str, str], Route] = {
     (PANEL, "hist_pick"): Route(HISTORY, "pick", ANYONE, DEFER),
     (PANEL, "rv_open"): Route(HISTORY, "open_replay", ANYONE, DEFER),
     **_many(PANEL, "rv_back rv_prev rv_next rv_fwd", Route(HISTORY, "step", ANYONE, DEFER)),
+    # -- a member's games and following a game (cogs/members.py): the handlers check the
+    # -- user themselves; the list works in a DM too (no server there) ------------------
+    (PANEL, "mine"): Route(MEMBERS, "open_mine", ANYONE, DEFER),
+    (PANEL, "mine_page"): Route(MEMBERS, "mine_page", ANYONE, DEFER),
+    (GAME, "follow"): Route(MEMBERS, "follow", ANYONE, DEFER_PRIVATE),
+    (PANEL, "follow"): Route(MEMBERS, "follow", ANYONE, DEFER_PRIVATE),
 }

@@ -26,6 +26,7 @@ from cogs.ui.ids import BUTTON_PATTERN, GAME_PATTERN, SELECT_PATTERN, ClickRef, 
 log = logging.getLogger(__name__)
 
 GROUP_DESCRIPTION = "MONOPOLY games in channels: lobby, turns, auctions, management."
+ME_DESCRIPTION = "Your own settings: time zone and quiet hours, standing orders, your seat"
 
 
 class Core:
@@ -54,6 +55,10 @@ class Core:
         self.group = app_commands.Group(
             name="monopoly", description=GROUP_DESCRIPTION, guild_only=True
         )
+        # A member's own things (time zone, standing orders, handing over one's seat):
+        # one subgroup, because Discord allows a group at most 25 commands.
+        self.me_group = app_commands.Group(name="me", description=ME_DESCRIPTION)
+        self.group.add_command(self.me_group)
 
     def _wake(self) -> None:
         """A timer was added: let the scheduler look at the store again."""
@@ -72,7 +77,11 @@ class Core:
 
 
 class FeatureCog(commands.Cog):
-    """A feature's cog: its slash commands join the shared ``/monopoly`` group."""
+    """A feature's cog: its slash commands join the shared ``/monopoly`` group, those it
+    names in ``personal`` the ``/monopoly me`` subgroup."""
+
+    #: Names of this cog's commands that belong under ``/monopoly me``.
+    personal: tuple[str, ...] = ()
 
     def __init__(self, core: Core) -> None:
         self.core = core
@@ -80,7 +89,8 @@ class FeatureCog(commands.Cog):
     async def cog_load(self) -> None:
         """Move this cog's commands into ``/monopoly`` (discord.py then adds none itself)."""
         for command in self.__cog_app_commands__:
-            self.core.group.add_command(command)
+            group = self.core.me_group if command.name in self.personal else self.core.group
+            group.add_command(command)
         self.__cog_app_commands__ = []
 
 

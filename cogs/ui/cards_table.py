@@ -19,6 +19,7 @@ from bot.cardgame import CardState, waiting_for
 from bot.i18n import money, t
 from cogs.ui.clock import deadline_text
 from cogs.ui.fairness import add_commitment
+from cogs.ui.follow import follow_button
 from cogs.ui.ids import GameButton, clip
 from cogs.ui.text import mentions
 from render.cards import (
@@ -153,6 +154,7 @@ def table_message(game: int, state: CardState, settings: dict[str, Any]) -> dict
                 style=discord.ButtonStyle.primary,
             )
         )
+        view.add_item(follow_button(game, state.seq, lang))
     waiting = [] if state.phase == "over" else waiting_for(state)
     return {"content": mentions_of(state, waiting) or None, "embed": embed, "view": view}
 

@@ -1,7 +1,8 @@
 """``/monopoly history``: the server's finished games, newest first, ten to a page.
 
 A private message: one line per game (id, board or card game, players, winner or
-"abandoned", length, date), a select to choose one (its recap follows, with a
+"abandoned", length, date; a lobby closed before its start with its revealed secret, see
+docs/fair-dice.md), a select to choose one (its recap follows, with a
 **Replay ▶** button, see ``cogs/ui/viewer.py``) and ◀ ▶ to turn the pages.
 
 Custom ids (routed in ``cogs/core/routes.py``; the server is the clicking user's, so it is
@@ -18,9 +19,12 @@ from typing import Any
 
 import discord
 
+from bot.asyncplay.handover import former_names
 from bot.cardgame import CardState
+from bot.fairness import committed
 from bot.i18n import t
 from bot.store import GameRow
+from cogs.ui.handover import with_former
 from cogs.ui.ids import OPTION_MAX, PanelButton, PanelSelect, clip
 
 #: Games per page (a select holds 25 options; ten lines keep the message short).
@@ -36,7 +40,8 @@ HISTORY_COLOUR = 0x6A1B9A
 @dataclass(frozen=True)
 class HistoryEntry:
     """One finished game as the list shows it; ``winners`` is empty for an abandoned game,
-    ``kind`` is ``"board"`` or ``"cards"``, ``length`` counts turns or rounds."""
+    ``kind`` is ``"board"`` or ``"cards"``, ``length`` counts turns or rounds; ``former``
+    names, per seat, who handed the seat over to its last player (empty: nobody)."""
 
     game: int
     kind: str
@@ -44,13 +49,24 @@ class HistoryEntry:
     winners: tuple[str, ...]
     length: int
     finished: datetime | None
+    former: tuple[tuple[str, ...], ...] = ()
+    #: A lobby closed before its start (docs/fair-dice.md): the secret it had committed
+    #: to, revealed, and that fingerprint (``players`` are who was in the lobby).
+    secret: int | None = None
+    fingerprint: str = ""
+
+    @property
+    def cancelled(self) -> bool:
+        """Whether this is a lobby closed without a game (it has no recap to open)."""
+        return self.secret is not None
 
 
 def entry_of(row: GameRow) -> HistoryEntry | None:
-    """The list entry of a finished game's row (None for a lobby that never started)."""
+    """The list entry of a finished game's row; for a lobby that never started, its entry
+    with the revealed secret (None if it committed to none: a lobby from before)."""
     state = row.state
     if state is None:
-        return None
+        return _cancelled_entry(row)
     names = tuple(p.name for p in state.players)
     if isinstance(state, CardState):
         seats = list(state.winners) if state.phase == "over" else []
@@ -59,7 +75,39 @@ def entry_of(row: GameRow) -> HistoryEntry | None:
         seats = [] if state.winner is None else [state.winner]
         kind, length = "board", state.turn
     winners = tuple(names[s] for s in seats if 0 <= s < len(names))
-    return HistoryEntry(row.id, kind, names, winners, length, row.updated_at)
+    settings = dict(row.settings or {})
+    former = tuple(tuple(former_names(settings, seat)) for seat in range(len(names)))
+    if not any(former):
+        former = ()
+    return HistoryEntry(row.id, kind, names, winners, length, row.updated_at, former)
+
+
+def _cancelled_entry(row: GameRow) -> HistoryEntry | None:
+    """The entry of a lobby closed before its start, with its secret (or None)."""
+    found = committed(row.settings or {})
+    if found is None or found.secret is None:
+        return None
+    settings = row.settings or {}
+    kind = "cards" if settings.get("game") == "cards" else "board"
+    names = tuple(str(p.get("name", "?")) for p in settings.get("players", []))
+    return HistoryEntry(
+        row.id,
+        kind,
+        names,
+        (),
+        0,
+        row.updated_at,
+        secret=found.secret,
+        fingerprint=found.fingerprint,
+    )
+
+
+def player_names(entry: HistoryEntry, lang: str) -> list[str]:
+    """The players of a listed game, each with whom they took the seat over from."""
+    return [
+        with_former(name, list(entry.former[seat]) if seat < len(entry.former) else [], lang)
+        for seat, name in enumerate(entry.players)
+    ]
 
 
 def pages_for(total: int) -> int:
@@ -90,13 +138,26 @@ def _length(entry: HistoryEntry, lang: str) -> str:
 def history_line(entry: HistoryEntry, lang: str) -> str:
     """One game of the list: id, kind, players, result, length and date."""
     date = f"<t:{int(entry.finished.timestamp())}:d>" if entry.finished is not None else "–"
+    if entry.cancelled:
+        # The secret first: a long list of names must not cut it off.
+        text = t(
+            lang,
+            "fair.history.cancelled",
+            game=entry.game,
+            kind=_kind(entry, lang),
+            secret=entry.secret,
+            short=entry.fingerprint[:16],
+            date=date,
+            players=", ".join(entry.players),
+        )
+        return clip(text, LINE_MAX)
     return clip(
         t(
             lang,
             "history.line",
             game=entry.game,
             kind=_kind(entry, lang),
-            players=", ".join(entry.players),
+            players=", ".join(player_names(entry, lang)),
             result=_result(entry, lang),
             length=_length(entry, lang),
             date=date,
@@ -123,6 +184,8 @@ def history_message(
             lines.append(t(lang, "history.unreadable", game=entry))
             continue
         lines.append(history_line(entry, lang))
+        if entry.cancelled:
+            continue  # no recap or replay: its line says everything
         options.append(
             discord.SelectOption(
                 label=clip(
@@ -136,7 +199,8 @@ def history_message(
                     OPTION_MAX,
                 ),
                 description=clip(
-                    f"{', '.join(entry.players)} · {_length(entry, lang)}", OPTION_MAX
+                    f"{', '.join(player_names(entry, lang))} · {_length(entry, lang)}",
+                    OPTION_MAX,
                 ),
                 value=str(entry.game),
             )

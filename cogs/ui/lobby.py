@@ -1,4 +1,5 @@
-"""The lobby message of either game: players, rules, time settings, join/leave/start."""
+"""The lobby message of either game: players, rules, time settings, join/leave/start, the
+fingerprint of the lobby's secret and the form for a player's words (docs/fair-dice.md)."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ import discord
 from bot.asyncplay import timing
 from bot.engine.computer import LEVELS
 from bot.engine.rules import Rules
+from bot.fairness import LOBBY_WORDS_KEY, WORDS_MAX
 from bot.i18n import t
 from bot.rules_summary import describe_rules
-from cogs.ui.ids import GameButton, PanelSelect
+from cogs.ui.fairness import lobby_commitment
+from cogs.ui.ids import Form, GameButton, PanelSelect
 from cogs.ui.text import board_of, mention, theme_of
 
 EMBED_COLOUR = 0x2E7D32
@@ -29,6 +32,7 @@ def lobby_message(game_id: int, settings: dict[str, Any]) -> dict[str, Any]:
         f"{n}. {mention(p['id'], p['name'])}"
         + (f" ({t(lang, 'computer.level.' + p['computer'])})" if p.get("computer") else "")
         + (" 👑" if p["id"] == settings["host"] else "")
+        + _clover(settings, p)
         for n, p in enumerate(settings["players"], 1)
     )
     embed = discord.Embed(
@@ -67,6 +71,7 @@ def lobby_message(game_id: int, settings: dict[str, Any]) -> dict[str, Any]:
         ),
         inline=False,
     )
+    lobby_commitment(embed, settings)
     view = discord.ui.View(timeout=None)
     view.add_item(
         GameButton(
@@ -82,6 +87,7 @@ def lobby_message(game_id: int, settings: dict[str, Any]) -> dict[str, Any]:
         )
     )
     view.add_item(lobby_select(game_id, lang))
+    view.add_item(words_button(game_id, lang, row=2))  # rows 0 and 1 are full
     return {"content": None, "embed": embed, "view": view}
 
 
@@ -89,7 +95,9 @@ def _card_lobby_message(game_id: int, settings: dict[str, Any]) -> dict[str, Any
     """The lobby of MONOPOLY Das Kartenspiel: players, join / leave / start."""
     lang = settings["lang"]
     players = "\n".join(
-        f"{n}. {mention(p['id'], p['name'])}" + (" 👑" if p["id"] == settings["host"] else "")
+        f"{n}. {mention(p['id'], p['name'])}"
+        + (" 👑" if p["id"] == settings["host"] else "")
+        + _clover(settings, p)
         for n, p in enumerate(settings["players"], 1)
     )
     embed = discord.Embed(
@@ -100,6 +108,7 @@ def _card_lobby_message(game_id: int, settings: dict[str, Any]) -> dict[str, Any
     embed.add_field(
         name=t(lang, "lobby.players", count=len(settings["players"])), value=players, inline=False
     )
+    lobby_commitment(embed, settings)
     view = discord.ui.View(timeout=None)
     view.add_item(
         GameButton(
@@ -112,8 +121,35 @@ def _card_lobby_message(game_id: int, settings: dict[str, Any]) -> dict[str, Any
             game_id, "L", "start", label=t(lang, "button.start"), style=discord.ButtonStyle.primary
         )
     )
+    view.add_item(words_button(game_id, lang, row=0))
     view.add_item(lobby_select(game_id, lang))
     return {"content": None, "embed": embed, "view": view}
+
+
+def _clover(settings: dict[str, Any], player: dict[str, Any]) -> str:
+    """ " 🍀" after a lobby player who has set words (the words stay hidden until the start)."""
+    typed = settings.get(LOBBY_WORDS_KEY)
+    return " 🍀" if isinstance(typed, dict) and typed.get(str(player["id"])) else ""
+
+
+def words_button(game_id: int, lang: str, *, row: int) -> GameButton:
+    """ "🍀 Glücksformel": opens the form for the clicking player's words."""
+    return GameButton(game_id, "L", "words", label=t(lang, "button.words"), row=row)
+
+
+class WordsForm(Form):
+    """A player's words for the seed (``f:{game}:words:n``), showing the ones they set."""
+
+    def __init__(self, game: int, lang: str, current: str = "") -> None:
+        super().__init__(title=t(lang, "fair.words.form_title"), game=game, action="words")
+        self.add_field(
+            "words",
+            t(lang, "fair.words.form_label"),
+            required=False,
+            max_length=WORDS_MAX,
+            default=current or None,
+            placeholder=t(lang, "fair.words.form_placeholder"),
+        )
 
 
 def lobby_select(game: int, lang: str) -> PanelSelect:

@@ -135,6 +135,9 @@ def event_line(namer: Namer, event: dict[str, Any], *, paid: int | None = None) 
     lang = namer.lang
     if kind in SILENT:
         return None
+    if kind == "handed_over":
+        # Both names: the event's own, as the seat's name is the new player's by now.
+        return t(lang, "event.handed_over", old=event["from_name"], new=event["to_name"])
     params = _params(namer, event)
     if kind == "rolled":
         return _rolled(namer, event, params)

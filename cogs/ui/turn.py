@@ -34,6 +34,7 @@ from bot.turn_story import fresh
 from cogs.ui.clock import deadline_text
 from cogs.ui.deeds import ALT_MAX, lot_facts
 from cogs.ui.fairness import add_commitment, add_reveal, short_fingerprint
+from cogs.ui.follow import follow_button
 from cogs.ui.ids import GameButton, clip
 from cogs.ui.offers import lot_offer_buttons
 from cogs.ui.text import Narrator, theme_of
@@ -377,13 +378,6 @@ def turn_view(game_id: int, state: GameState, settings: dict[str, Any]) -> disco
         view.add_item(item)
     for act, key in (("manage", "button.manage"), ("trade_menu", "button.trade")):
         view.add_item(GameButton(game_id, seq, act, label=t(lang, key), row=2))
-    # Looking, not acting: these two show the game as it is when clicked.
-    view.add_item(GameButton(game_id, seq, "full_board", label=t(lang, "button.full_board"), row=2))
-    square = deed_square(state)
-    if square is not None:
-        view.add_item(
-            GameButton(game_id, seq, "deed", str(square), label=t(lang, "button.deed"), row=2)
-        )
     view.add_item(
         GameButton(
             game_id,
@@ -394,6 +388,22 @@ def turn_view(game_id: int, state: GameState, settings: dict[str, Any]) -> disco
             row=2,
         )
     )
+    # Looking, not acting, on a row of their own (row 1, after any decisions row 0 could
+    # not hold): the whole board and the deed as they are when clicked, and 🔔 to follow
+    # the game without a seat. Should a row 1 of decisions leave too little room, 🔔 goes
+    # first (Discord takes five buttons a row).
+    room = 5 - sum(1 for item in view.children if item.row == 1)
+    looking: list[discord.ui.Item] = [
+        GameButton(game_id, seq, "full_board", label=t(lang, "button.full_board"), row=1)
+    ]
+    square = deed_square(state)
+    if square is not None:
+        looking.append(
+            GameButton(game_id, seq, "deed", str(square), label=t(lang, "button.deed"), row=1)
+        )
+    looking.append(follow_button(game_id, seq, lang, row=1))
+    for item in looking[: max(room, 0)]:
+        view.add_item(item)
     return view
 
 

@@ -1,8 +1,9 @@
 """Dice you can check, in Discord: the fingerprint at the start, the seed at the end,
-``/monopoly verify``, and no way to see the seed or the dice to come before the end.
+``/monopoly verify``, and no way to see the secret, the seed or the dice to come before the
+end. (The players' words and closed lobbies: tests/discord/test_seed_words.py.)
 
-The bot here draws large seeds (the conftest's start at 7, which would be found in any
-text): a seed or a generator state showing up anywhere is then a real leak.
+The bot here draws large secrets (the conftest's start at 7, which would be found in any
+text): a secret, a seed or a generator state showing up anywhere is then a real leak.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from bot.app import MonopolyBot
 from bot.cli import ExportRefused, export_game, status_lines, store_status
 from bot.config import Settings
 from bot.engine.game import new_game
-from bot.fairness import commit, fingerprint, short
+from bot.fairness import commit, derive_seed, fingerprint, short
 from bot.i18n import t
 from bot.store.kinds import apply, state_from_dict
 from tests.discord.helpers import (
@@ -36,7 +37,8 @@ from tests.discord.helpers import (
 
 pytest_plugins = ["tests.discord.helpers"]
 
-#: The first seed the bot draws in these tests (62 bits, as the bot's own are).
+#: The first secret the bot draws in these tests (62 bits, as the bot's own are): the
+#: first lobby's; its game's seed is derived from it (and the words: none here).
 FIRST_SEED = (1 << 61) + 1_234_567_891
 OTHER_GUILD = 987_654_321_000
 
@@ -154,16 +156,21 @@ async def give_up(table: Table, member: Any, game: int) -> Any:
 
 async def test_the_first_turn_message_shows_the_fingerprint(table: Table) -> None:
     """Alice starts a game with Bob: the first turn message names the fingerprint of the
-    seed and says in one sentence what it is; the seed itself is nowhere."""
+    lobby's secret and says in one sentence what it is, and that nobody gave words; the
+    secret and the seed derived from it are nowhere."""
     game = await start_game(table, table.alice, table.bob)
 
     row = await table.row(game)
-    seed, full = row.settings["fair_seed"], row.settings["seed_fingerprint"]
-    assert seed == FIRST_SEED and full == fingerprint(seed, game)
+    secret, seed = row.settings["fair_secret"], row.settings["fair_seed"]
+    full = row.settings["seed_fingerprint"]
+    assert secret == FIRST_SEED and full == fingerprint(secret, game)
+    assert seed == derive_seed(secret, []) and row.settings["seed_words"] == []
     text = embed_text(await table.turn_message(game))
     assert t("de", "fair.commit.board", fingerprint=short(full)) in text
     assert "Am Ende zeige ich den Startwert" in text
-    assert str(seed) not in text and full not in text
+    assert t("de", "fair.words.none") in text
+    for hidden in (str(seed), str(secret), full):
+        assert hidden not in text
 
 
 async def test_the_card_table_shows_the_fingerprint(table: Table) -> None:
@@ -176,26 +183,34 @@ async def test_the_card_table_shows_the_fingerprint(table: Table) -> None:
     full = row.settings["seed_fingerprint"]
     assert t("de", "fair.commit.cards", fingerprint=short(full)) in text
     assert str(row.settings["fair_seed"]) not in text
+    assert str(row.settings["fair_secret"]) not in text
 
 
 async def test_the_end_reveals_the_seed_of_the_fingerprint_and_verify_confirms_it(
     table: Table,
 ) -> None:
-    """Alice throws once and gives up: the final message reveals a seed whose fingerprint
-    is the one shown at the start, names ``/monopoly pruefen`` and the game's number;
-    ``/monopoly verify`` on it says that every throw matches."""
+    """Alice throws once and gives up: the final message reveals a secret whose
+    fingerprint is the one shown at the start, and the seed it gives (no words here);
+    it names ``/monopoly pruefen`` and the game's number; ``/monopoly verify`` on it
+    says that every throw matches."""
     game = await start_game(table, table.alice, table.bob)
+    current = await table.current_member(game)
     shown = embed_text(await table.turn_message(game))
-    await table.alice.click(await table.turn_message(game), label="🎲 Würfeln")
+    await current.click(await table.turn_message(game), label="🎲 Würfeln")
 
-    final = await give_up(table, table.alice, game)
+    final = await give_up(table, current, game)
 
     text = embed_text(final)
+    found = re.search(r"Geheimnis `(\d+)`", text)
+    assert found is not None, text
+    secret = int(found.group(1))
     found = re.search(r"Startwert `(\d+)`", text)
     assert found is not None, text
     seed = int(found.group(1))
-    assert short(fingerprint(seed, game)) in shown  # what the start committed to
-    assert fingerprint(seed, game) in text
+    assert short(fingerprint(secret, game)) in shown  # what the start committed to
+    assert fingerprint(secret, game) in text
+    assert f"`monopoly-seed:{game}:{secret}`" in text
+    assert seed == derive_seed(secret, [])  # nobody gave words
     assert f"`/monopoly pruefen spiel:{game}`" in text
 
     result = await table.bob.slash(table.channel, "monopoly verify", game=str(game))
@@ -300,9 +315,9 @@ async def test_no_path_shows_the_seed_or_the_dice_to_come_before_the_end(
     """A game of Alice, Bob and a computer player is played a while: turns by hand, DMs of
     turns, the players' commands, timers (both go on vacation, the computer plays every
     seat), the host's commands, ``/monopoly verify``, ``monopoly-bot status`` and an export
-    attempt. Neither the seed (in decimal or hex) nor any state of the dice generator shows
-    up in any message, embed, button, DM, answer, log line or output: only the
-    fingerprint does."""
+    attempt. Neither the seed nor the lobby's secret (in decimal or hex) nor any state of
+    the dice generator shows up in any message, embed, button, DM, answer, log line or
+    output: only the fingerprint does."""
     caplog.set_level(logging.DEBUG)
     # The SQLite driver's own DEBUG lines print every SQL parameter, the stored state with
     # its generator included; the bot keeps that logger at INFO as here (bot/logging_setup.py,
@@ -326,6 +341,11 @@ async def test_no_path_shows_the_seed_or_the_dice_to_come_before_the_end(
     game = await table.game_id()
 
     for _ in range(6):  # a few turns by hand: whoever's turn it is presses the first button
+        state = await table.state(game)
+        if not state.players[state.current].id.isdigit():  # the computer's turn: it plays
+            await table.env.advance_time(2)
+            seen.look()
+            continue
         member = await table.current_member(game)
         turn = await table.turn_message(game)
         labels = turn_actions(turn)
@@ -365,7 +385,7 @@ async def test_no_path_shows_the_seed_or_the_dice_to_come_before_the_end(
 
     row = await table.row(game)
     seed = row.settings["fair_seed"]
-    rngs = await generator_states(table, game)
+    rngs = await generator_states(table, game) | {row.settings["fair_secret"]}
     # Every record's message, and the formatted log with its tracebacks.
     logged = "\n".join([caplog.text, *(record.getMessage() for record in caplog.records)])
     shown = "\n".join([seen.all(), logged, *outputs])

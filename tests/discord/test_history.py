@@ -134,7 +134,8 @@ def list_lines(message: Any) -> list[str]:
 
 async def test_the_history_lists_finished_games_newest_first(table: Table) -> None:
     """Alice and Bob play until Bob gives up; a card game of Carol and Dave was finished
-    earlier; a lobby that never started is not a game. Dave sees both games, the newer
+    earlier; a lobby that never started is not a game, but is listed with its revealed
+    secret (docs/fair-dice.md) and cannot be chosen. Dave sees both games, the newer
     first, and chooses the board game: its recap with a Replay button, which opens the
     viewer at the first turn."""
     cards = await imported(
@@ -144,12 +145,16 @@ async def test_the_history_lists_finished_games_newest_first(table: Table) -> No
     await given_up(table, game, table.bob)
     assert (await table.row(game)).status == GameStatus.FINISHED
     await table.alice.slash(table.channel, "monopoly start", language="de")
+    lobby = await table.game_id()
+    secret = (await table.row(lobby)).settings["fair_secret"]
     await table.alice.slash(table.channel, "monopoly end")  # the lobby is closed
 
     listed = answer(await table.dave.slash(table.channel, "monopoly history"))
 
-    assert title(listed) == t("de", "history.title", page=1, pages=1, count=2)
-    newest, older = list_lines(listed)
+    assert title(listed) == t("de", "history.title", page=1, pages=1, count=3)
+    closed, newest, older = list_lines(listed)
+    assert closed.startswith(f"`#{lobby}` MONOPOLY · 🚫 vor dem Start geschlossen · ")
+    assert f"Geheimnis `{secret}`" in closed and closed.endswith(" · alice")
     assert newest.startswith(f"`#{game}` MONOPOLY · alice, bob · 🏆 alice · ")
     assert " 1 Zug · <t:" in newest  # Bob gave up in the first turn
     assert older.startswith(f"`#{cards}` Kartenspiel · carol, dave · 🏆 ")

@@ -141,4 +141,11 @@ async def test_the_game_language_stays_with_the_game(table: Table) -> None:
 
     lobby = table.message(lobby.id)
     assert lobby.embeds[0].title == "MONOPOLY – lobby"
-    assert buttons(lobby) == ["Join", "Leave", "Rules", "House rules", "Start game"]
+    assert buttons(lobby) == [
+        "Join",
+        "Leave",
+        "Rules",
+        "House rules",
+        "Start game",
+        "🍀 Lucky words",
+    ]

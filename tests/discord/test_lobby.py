@@ -16,8 +16,15 @@ from tests.discord.helpers import (
 
 pytest_plugins = ["tests.discord.helpers"]
 
-GERMAN_LOBBY = ["Mitspielen", "Verlassen", "Regeln", "Hausregeln", "Spiel starten"]
-ENGLISH_LOBBY = ["Join", "Leave", "Rules", "House rules", "Start game"]
+GERMAN_LOBBY = [
+    "Mitspielen",
+    "Verlassen",
+    "Regeln",
+    "Hausregeln",
+    "Spiel starten",
+    "🍀 Glücksformel",
+]
+ENGLISH_LOBBY = ["Join", "Leave", "Rules", "House rules", "Start game", "🍀 Lucky words"]
 
 
 async def test_start_opens_a_german_lobby_for_a_german_client(table: Table) -> None:
@@ -179,15 +186,18 @@ async def test_a_second_start_in_the_same_channel_is_refused(table: Table) -> No
 
 async def test_the_host_closes_the_lobby_with_end(table: Table) -> None:
     """Nobody came: Alice closes her lobby with /monopoly end. Everyone reads that it is
-    closed, and a new lobby can be opened in the channel."""
+    closed (with the lobby's secret, see tests/discord/test_seed_words.py), and a new lobby
+    can be opened in the channel."""
     await open_lobby(table, table.alice, language="de")
+    secret = (await table.row()).settings["fair_secret"]
     refused = await table.bob.slash(table.channel, "monopoly end")
     assert private_reply(refused) == "Das darf nur der Gastgeber."
 
     result = await table.alice.slash(table.channel, "monopoly end")
 
     assert not result.ephemeral
-    assert result.response.content == "Der Warteraum ist geschlossen."
+    assert result.response.content.startswith("Der Warteraum ist geschlossen")
+    assert f"Sein Geheimnis war `{secret}`" in result.response.content
     assert await table.bot.store.game_in_channel(table.channel.id) is None
     again = await open_lobby(table, table.bob, language="de")
     assert not again.ephemeral
