@@ -27,7 +27,7 @@ from bot.engine.state import GameState
 from bot.i18n import t
 from bot.store import GameRow, StaleAction, StoreError, Timer
 from bot.store.kinds import AnyState, waiting_for
-from cogs.core.notify import direct_message, remind
+from cogs.core.notify import buttons_view, direct_message, remind
 from cogs.core.services import FeatureCog
 from cogs.ui.cards_table import table_file, table_message
 from cogs.ui.listings import digest_embed
@@ -335,7 +335,10 @@ class TimersCog(FeatureCog, name="Timers"):
         """A direct message that waited for the end of its member's quiet hours."""
         user, text = timer.payload.get("user"), timer.payload.get("text")
         if isinstance(user, int) and isinstance(text, str):
-            await direct_message(self.core, user, text)
+            view = buttons_view(timer.payload.get("buttons"))
+            await direct_message(self.core, user, text, view=view)
+            if view is not None:
+                view.stop()  # the persistent items behind its custom ids answer clicks
 
     async def _digest(self, row: GameRow, timer: Timer, channel: Any) -> None:
         day = timer.payload.get("day") or timer.due_at.date().isoformat()

@@ -58,7 +58,9 @@ async def direct_message(
         until = quiet.quiet_until(prefs, core.planner.now())
         if until is not None and setting(game_settings, "quiet_hours"):
             digest = hashlib.sha256(text.encode()).hexdigest()[:16]
-            payload = {"user": user_id, "text": text}
+            payload: dict[str, Any] = {"user": user_id, "text": text}
+            if view is not None:
+                payload["buttons"] = stored_buttons(view)  # the buttons wait with it
             try:
                 await core.store.add_timer(
                     row.id, "dm", until, payload, key=f"dm:{user_id}:{digest}"
@@ -75,6 +77,36 @@ async def direct_message(
         log.info("Could not send a DM to %s: %s", user_id, error)
         return False
     return True
+
+
+def stored_buttons(view: discord.ui.View) -> list[dict[str, Any]]:
+    """A view's buttons as JSON (label, emoji, style, custom id), for a DM that waits."""
+    found = []
+    for row in view.to_components():
+        for item in row.get("components", []):
+            if item.get("type") == discord.ComponentType.button.value and item.get("custom_id"):
+                keep = ("label", "emoji", "style", "custom_id")
+                found.append({key: item[key] for key in keep if key in item})
+    return found
+
+
+def buttons_view(buttons: Any) -> discord.ui.View | None:
+    """The view of :func:`stored_buttons` again: the same custom ids, so the persistent
+    items behind them answer a click as they would have then."""
+    if not isinstance(buttons, list) or not buttons:
+        return None
+    view = discord.ui.View(timeout=None)
+    for data in buttons[:25]:
+        emoji = data.get("emoji")
+        view.add_item(
+            discord.ui.Button(
+                style=discord.ButtonStyle(data.get("style", 2)),
+                label=data.get("label"),
+                custom_id=str(data["custom_id"]),
+                emoji=discord.PartialEmoji.from_dict(emoji) if isinstance(emoji, dict) else None,
+            )
+        )
+    return view
 
 
 async def remind(

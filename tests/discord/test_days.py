@@ -8,6 +8,7 @@ New York.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from bot.i18n import t
 from tests.discord.helpers import (
@@ -200,3 +201,27 @@ async def test_orders_are_refused_to_non_players_and_shown_on_request(table: Tab
     assert private_reply(reply).startswith(t("de", "orders.none"))
     assert await table.state_json(game) == before
     assert "orders" not in (await table.row(game)).settings
+
+
+async def test_a_turn_dm_waits_for_the_morning_with_its_button(table: Table) -> None:
+    """Bob asked for a DM when his turn begins but sleeps (Berlin, 22:00–07:00): the DM
+    comes at 07:00 Berlin time (06:00 UTC), with its 📋 button, and the button works."""
+    await table.bob.slash(table.channel, "monopoly notify", enabled=True, turns=True)
+    await table.bob.slash(
+        table.channel, "monopoly me time", timezone="Europe/Berlin", quiet_from="22", quiet_to="7"
+    )
+    game = await play_position(table, scenario([table.alice, table.bob], steps=[rolled(0, 1, 3)]))
+    await table.alice.click(await table.turn_message(game), label=t("de", "button.end_turn"))
+    assert (await table.state(game)).current == 1
+
+    def bob_dms() -> list[Any]:
+        channel = table.bob.user.dm_channel
+        return [] if channel is None else [m for m in channel.history() if m.author.bot]
+
+    assert bob_dms() == []
+    await table.env.advance_time(6 * 3600)
+    (dm,) = bob_dms()
+    assert f"<#{table.channel.id}>" in dm.content
+    listing = await table.bob.user.click(dm, label=t("de", "mine.button"))
+    (listed,) = [f for f in listing.followups if f.ephemeral]
+    assert f"#{game}" in (listed.embeds[0].description or "")
