@@ -23,6 +23,10 @@ they always did.
 The scheme, with a few lines of Python anyone can run, is in ``docs/fair-dice.md``.
 
 Pure: no Discord, no store, no clock (the callers load the record and the seed).
+
+(Longer than ~400 lines: the two schemes, the words' rules, the check of a record and the
+settings a game keeps for its commitment belong together; splitting them would spread one
+promise over several modules.)
 """
 
 from __future__ import annotations
