@@ -240,6 +240,30 @@ def restarted_bot(database: Any) -> MonopolyBot:
     )
 
 
+def counting_bot(database: Any, tmp_path: Path, first: int) -> MonopolyBot:
+    """A bot like the conftest's whose seeds (lobby secrets) count from ``first`` in
+    steps of 7919: large numbers, as the bot's own 62-bit ones are."""
+    settings = Settings(
+        discord_token=None, db_path=tmp_path / "games.db", log_level="INFO", dev_guild_id=None
+    )
+    secrets = itertools.count(first, 7_919)
+    return MonopolyBot(
+        settings, store=database.store(), seeds=lambda: next(secrets), tuning=TEST_TUNING
+    )
+
+
+def store_settings(database: Any) -> Settings:
+    """Settings that name this test's database, as ``monopoly-bot`` would read them."""
+    path = getattr(database, "path", None)
+    return Settings(
+        discord_token=None,
+        db_path=path if path is not None else Path("unused.db"),
+        log_level="INFO",
+        dev_guild_id=None,
+        database_url=getattr(database, "url", None),
+    )
+
+
 async def restart(table: Table, database: Any) -> MonopolyBot:
     """Restart the bot process: a fresh bot on the same database, same virtual Discord."""
     old = table.bot

@@ -8,7 +8,6 @@ text): a secret, a seed or a generator state showing up anywhere is then a real 
 
 from __future__ import annotations
 
-import itertools
 import json
 import logging
 import re
@@ -20,18 +19,18 @@ import pytest
 
 from bot.app import MonopolyBot
 from bot.cli import ExportRefused, export_game, status_lines, store_status
-from bot.config import Settings
 from bot.engine.game import new_game
 from bot.fairness import commit, derive_seed, fingerprint, short
 from bot.i18n import t
 from bot.store.kinds import apply, state_from_dict
 from tests.discord.helpers import (
-    TEST_TUNING,
     Table,
     buttons,
+    counting_bot,
     embed_text,
     private_reply,
     start_game,
+    store_settings,
     turn_actions,
 )
 
@@ -46,25 +45,7 @@ OTHER_GUILD = 987_654_321_000
 @pytest.fixture
 def simcord_bot(database: Any, tmp_path: Path) -> MonopolyBot:
     """The bot under test (as in the conftest), drawing large seeds."""
-    settings = Settings(
-        discord_token=None, db_path=tmp_path / "games.db", log_level="INFO", dev_guild_id=None
-    )
-    seeds = itertools.count(FIRST_SEED, 7_919)
-    return MonopolyBot(
-        settings, store=database.store(), seeds=lambda: next(seeds), tuning=TEST_TUNING
-    )
-
-
-def store_settings(database: Any) -> Settings:
-    """Settings that name this test's database, as ``monopoly-bot`` would read them."""
-    path = getattr(database, "path", None)
-    return Settings(
-        discord_token=None,
-        db_path=path if path is not None else Path("unused.db"),
-        log_level="INFO",
-        dev_guild_id=None,
-        database_url=getattr(database, "url", None),
-    )
+    return counting_bot(database, tmp_path, FIRST_SEED)
 
 
 def message_text(message: Any) -> str:

@@ -11,7 +11,6 @@ text): a secret showing up anywhere before its time is then a real leak.
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
 from pathlib import Path
@@ -25,16 +24,16 @@ from simcord.results import InteractionResult
 from bot import cli
 from bot.app import MonopolyBot
 from bot.cli import export_game
-from bot.config import Settings
 from bot.fairness import derive_seed, fingerprint, short
 from bot.i18n import t
 from tests.discord.helpers import (
-    TEST_TUNING,
     Member,
     Table,
     buttons,
+    counting_bot,
     embed_text,
     private_reply,
+    store_settings,
 )
 
 pytest_plugins = ["tests.discord.helpers"]
@@ -47,25 +46,7 @@ WORDS_BUTTON = t("de", "button.words")
 @pytest.fixture
 def simcord_bot(database: Any, tmp_path: Path) -> MonopolyBot:
     """The bot under test (as in the conftest), drawing large secrets."""
-    settings = Settings(
-        discord_token=None, db_path=tmp_path / "games.db", log_level="INFO", dev_guild_id=None
-    )
-    secrets = itertools.count(FIRST_SECRET, 7_919)
-    return MonopolyBot(
-        settings, store=database.store(), seeds=lambda: next(secrets), tuning=TEST_TUNING
-    )
-
-
-def store_settings(database: Any) -> Settings:
-    """Settings that name this test's database, as ``monopoly-bot`` would read them."""
-    path = getattr(database, "path", None)
-    return Settings(
-        discord_token=None,
-        db_path=path if path is not None else Path("unused.db"),
-        log_level="INFO",
-        dev_guild_id=None,
-        database_url=getattr(database, "url", None),
-    )
+    return counting_bot(database, tmp_path, FIRST_SECRET)
 
 
 async def open_lobby(table: Table, host: Member, *joining: Member, **options: Any) -> int:
