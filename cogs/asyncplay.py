@@ -69,16 +69,6 @@ def _choices(values: tuple[str, ...], **names: str) -> list[app_commands.Choice[
     ]
 
 
-async def _game(click: Click, *, running: bool = False) -> Any:
-    row = await click.core.store.game_in_channel(click.interaction.channel_id or 0)
-    if row is None:
-        raise IllegalAction("no_game_here")
-    if running and row.state is None:
-        raise IllegalAction("not_started")
-    click.row = row
-    return row
-
-
 class AsyncPlayCog(FeatureCog, name="AsyncPlay"):
     """Settings, pause, vacation, reminders and the vote on absent players."""
 
@@ -141,7 +131,7 @@ class AsyncPlayCog(FeatureCog, name="AsyncPlay"):
             "jokers": jokers,
         }
         changes = {k: v for k, v in given.items() if v is not None}
-        row = await _game(click)
+        row = await click.game_here()
         lang = click.lang
         if row.settings.get("game") == "cards" and set(changes) - set(CARD_SETTINGS):
             raise IllegalAction("board_only")
@@ -193,7 +183,7 @@ class AsyncPlayCog(FeatureCog, name="AsyncPlay"):
 
     async def _pause(self, interaction: discord.Interaction, paused: bool) -> None:
         click = self.core.dispatcher.command(interaction)
-        row = await _game(click, running=True)
+        row = await click.game_here(running=True)
         if not may_host(interaction, row.settings):
             raise IllegalAction("host_only")
         planner = self.core.planner
@@ -242,7 +232,7 @@ class AsyncPlayCog(FeatureCog, name="AsyncPlay"):
     async def vacation(self, interaction: discord.Interaction, away: bool = True) -> None:
         """Hand one's seat to the computer, or take it back."""
         click = self.core.dispatcher.command(interaction)
-        row = await _game(click, running=True)
+        row = await click.game_here(running=True)
         seat = click.seat_of(row.state)
         if seat is None or absence.is_out(row.state.players[seat]):
             raise IllegalAction("not_a_player")
@@ -267,7 +257,7 @@ class AsyncPlayCog(FeatureCog, name="AsyncPlay"):
     async def remind(self, interaction: discord.Interaction) -> None:
         """Mention (and DM, if they opted in) the players the game waits on."""
         click = self.core.dispatcher.command(interaction)
-        row = await _game(click, running=True)
+        row = await click.game_here(running=True)
         state = row.state
         me = click.seat_of(state)
         if me is None:

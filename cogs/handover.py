@@ -44,10 +44,7 @@ class HandoverCog(FeatureCog, name="Handover"):
     async def handover(self, interaction: discord.Interaction, member: discord.Member) -> None:
         """A seated player asks to hand their seat to ``member``: a public request."""
         click = self.core.dispatcher.command(interaction)
-        row = await self.core.store.game_in_channel(interaction.channel_id or 0)
-        if row is None:
-            raise IllegalAction("no_game_here")
-        click.row = row
+        row = await click.game_here()
         name = clean_name(member.display_name, max_length=NAME_MAX_LENGTH)
 
         def change(fresh: Any, settings: dict[str, Any]) -> Any:

@@ -73,15 +73,9 @@ class OrdersCog(FeatureCog, name="Orders"):
     ) -> None:
         """Show or change the player's standing orders (answered privately)."""
         click = self.core.dispatcher.command(interaction)
-        row = await click.core.store.game_in_channel(interaction.channel_id or 0)
-        if row is None:
-            raise IllegalAction("no_game_here")
-        click.row = row
+        row = await click.game_here(running=True, cards=False)
         state = row.state
-        if state is None:
-            raise IllegalAction("not_started")
-        if not isinstance(state, GameState):
-            raise IllegalAction("board_only")
+        assert isinstance(state, GameState)
         seat = click.service.seat_of(state, interaction.user.id)
         if seat is None:
             raise IllegalAction("not_a_player")

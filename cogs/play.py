@@ -19,7 +19,7 @@ from bot.engine.rules import Rules
 from bot.engine.state import GameState
 from bot.i18n import t
 from bot.rules_summary import describe_rules
-from bot.store import ApplyResult, GameRow, StaleAction
+from bot.store import ApplyResult, StaleAction
 from bot.text_input import parse_amount
 from cogs.core.click import Click
 from cogs.core.services import FeatureCog
@@ -46,22 +46,6 @@ SQUARE_ACTIONS = ("build", "sell_building", "mortgage", "unmortgage")
 LOG_LIMIT = 1900
 #: How often a typed bid is tried when other bids keep coming first.
 BID_ATTEMPTS = 5
-
-
-async def game_here(click: Click, *, running: bool = False, cards: bool = False) -> GameRow:
-    """The channel's game (``running``: started; a card game only if ``cards``).
-
-    Raises IllegalAction (``no_game_here``, ``not_started``, ``board_only``) otherwise.
-    """
-    row = await click.core.store.game_in_channel(click.interaction.channel_id or 0)
-    if row is None:
-        raise IllegalAction("no_game_here")
-    click.row = row
-    if running and row.state is None:
-        raise IllegalAction("not_started")
-    if running and not cards and not isinstance(row.state, GameState):
-        raise IllegalAction("board_only")
-    return row
 
 
 class PlayCog(FeatureCog, name="Play"):
@@ -220,7 +204,7 @@ class PlayCog(FeatureCog, name="Play"):
     async def status(self, interaction: discord.Interaction) -> None:
         """Show the caller's own position, privately."""
         click = self.core.dispatcher.command(interaction)
-        row = await game_here(click, running=True)
+        row = await click.game_here(running=True, cards=False)
         state = row.state
         assert isinstance(state, GameState)
         lang = click.lang
@@ -253,7 +237,7 @@ class PlayCog(FeatureCog, name="Play"):
     async def board(self, interaction: discord.Interaction) -> None:
         """Post the board image."""
         click = self.core.dispatcher.command(interaction)
-        row = await game_here(click, running=True)
+        row = await click.game_here(running=True, cards=False)
         await interaction.response.defer()
         file = await board_file(row.state, row.settings)  # type: ignore[arg-type]
         await interaction.followup.send(file=file)
@@ -262,7 +246,7 @@ class PlayCog(FeatureCog, name="Play"):
     async def players(self, interaction: discord.Interaction) -> None:
         """The net-worth table."""
         click = self.core.dispatcher.command(interaction)
-        row = await game_here(click, running=True)
+        row = await click.game_here(running=True, cards=False)
         settings = {**row.settings, "lang": click.lang}
         await click.reply(wealth_table(row.state, settings))  # type: ignore[arg-type]
 
@@ -270,7 +254,7 @@ class PlayCog(FeatureCog, name="Play"):
     async def rules(self, interaction: discord.Interaction) -> None:
         """The active preset and settings."""
         click = self.core.dispatcher.command(interaction)
-        row = await game_here(click)
+        row = await click.game_here(cards=False)
         if row.settings.get("game") == "cards":
             raise IllegalAction("board_only")
         if isinstance(row.state, GameState):
@@ -284,7 +268,7 @@ class PlayCog(FeatureCog, name="Play"):
     async def show_log(self, interaction: discord.Interaction) -> None:
         """The last lines of the turn message (only you see it)."""
         click = self.core.dispatcher.command(interaction)
-        row = await game_here(click)
+        row = await click.game_here(cards=False)
         text = ""
         for line in reversed(list(row.settings.get("turn_lines", []))):
             if len(text) + len(line) + 1 > LOG_LIMIT:

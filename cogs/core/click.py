@@ -98,6 +98,22 @@ class Click:
         self.row = await self.core.store.load(self.game)
         return self.row
 
+    async def game_here(self, *, running: bool = False, cards: bool = True) -> GameRow:
+        """The game of the command's channel (also kept as :attr:`row`); ``running``: it
+        must have started, and be the board game unless ``cards``.
+
+        Raises IllegalAction (``no_game_here``, ``not_started``, ``board_only``) otherwise.
+        """
+        row = await self.core.store.game_in_channel(self.interaction.channel_id or 0)
+        if row is None:
+            raise IllegalAction("no_game_here")
+        self.row = row
+        if running and row.state is None:
+            raise IllegalAction("not_started")
+        if running and not cards and not isinstance(row.state, GameState):
+            raise IllegalAction("board_only")
+        return row
+
     @property
     def state(self) -> AnyState:
         """The loaded game's state (the dispatcher loaded it: the route names a seat)."""

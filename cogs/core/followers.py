@@ -200,4 +200,6 @@ async def _send_round(
             over=over,
         )
         view = summary_view(row.id, lang)
-        await direct_message(core, user_id, text, row=row, settings=settings, view=view)
+        await direct_message(
+            core, user_id, text, row=row, settings=settings, view=view, prefs=prefs
+        )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -43,10 +44,12 @@ async def direct_message(
     row: GameRow | None = None,
     settings: dict[str, Any] | None = None,
     view: discord.ui.View | None = None,
+    prefs: Mapping[str, Any] | None = None,
 ) -> bool:
     """Send ``text`` to a user privately; False if that is not possible (or put off).
 
     ``view``: persistent buttons under it (e.g. **📋 Meine Spiele**), clickable in the DM.
+    ``prefs``: the member's preferences if the caller has read them already.
 
     A DM about a game (``row``; ``settings`` if newer than the row's) waits for the end
     of the member's quiet hours if the game honours them: it becomes a ``dm`` timer of
@@ -54,7 +57,8 @@ async def direct_message(
     """
     if row is not None:
         game_settings = settings if settings is not None else row.settings
-        prefs = await core.store.user_prefs(user_id)
+        if prefs is None:
+            prefs = await core.store.user_prefs(user_id)
         until = quiet.quiet_until(prefs, core.planner.now())
         if until is not None and setting(game_settings, "quiet_hours"):
             digest = hashlib.sha256(text.encode()).hexdigest()[:16]
@@ -131,7 +135,7 @@ async def remind(
             continue
         dm_lang = prefs.get("lang", lang)
         dm = t(dm_lang, f"{key}.dm", channel=f"<#{row.channel_id}>", link=link, **params)
-        await direct_message(core, user_id, dm, row=row, view=mine_view(dm_lang))
+        await direct_message(core, user_id, dm, row=row, view=mine_view(dm_lang), prefs=prefs)
     return posted is not None
 
 
@@ -159,4 +163,6 @@ async def tell_turn(
     lang = prefs.get("lang", settings.get("lang", "de"))
     text = t(lang, "notify.turn.dm", channel=f"<#{row.channel_id}>", link=link)
     view = mine_view(lang)
-    await direct_message(core, int(player.id), text, row=row, settings=settings, view=view)
+    await direct_message(
+        core, int(player.id), text, row=row, settings=settings, view=view, prefs=prefs
+    )

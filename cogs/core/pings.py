@@ -130,7 +130,9 @@ async def _send(
         return
     lang = prefs.get("lang", settings.get("lang", "de"))
     text = t(lang, key, channel=f"<#{row.channel_id}>", link=game_link(row, settings), **params)
-    await direct_message(core, user_id, text, row=row, settings=settings, view=mine_view(lang))
+    await direct_message(
+        core, user_id, text, row=row, settings=settings, view=mine_view(lang), prefs=prefs
+    )
 
 
 async def tell_next(core: Core, row: GameRow, state: AnyState, settings: dict[str, Any]) -> None:
