@@ -13,7 +13,7 @@ conftests):
   (the folder is handed to it). The server is stopped (``pg_ctl stop -m immediate``) and the
   folder removed at the end of the session, by ``atexit`` as well (Ctrl-C), and the server
   gets SIGQUIT (PostgreSQL's immediate shutdown) if the test process itself is killed.
-  (The server's machinery is :class:`bot.store.pg_server.PgServer`, which
+  (The server's machinery is :class:`bot.store.drivers.postgres.server.PgServer`, which
   ``monopoly-bot bench --store`` uses too; :class:`PgCluster` adds the test databases.)
 * :meth:`PgCluster.create_database` gives one test a database of its own: migrated to
   the head (a copy of a template database migrated once per cluster: ``CREATE DATABASE …
@@ -41,11 +41,18 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.store.migrate import head_version, migrate_postgres
+from bot.store.drivers.postgres import migrate as migrate_postgres
 
-# The server itself is bot/store/pg_server.py, shared with `monopoly-bot bench --store`
+# The server itself is bot/store/drivers/postgres/server.py, shared with the store bench
 # (the command line must not import the tests); find_bindir is re-exported from here.
-from bot.store.pg_server import BIN_ENV, SOCKET_PORT, PgServer, find_bindir, search_path
+from bot.store.drivers.postgres.server import (
+    BIN_ENV,
+    SOCKET_PORT,
+    PgServer,
+    find_bindir,
+    search_path,
+)
+from bot.store.migrate import head_version
 
 #: Set to 1 (CI does) to fail, not skip, when PostgreSQL cannot be started.
 REQUIRE_ENV = "MONOPOLY_REQUIRE_POSTGRES"
@@ -75,7 +82,7 @@ def skip_or_fail(reason: str) -> None:
 
 class PgCluster(PgServer):
     """A PostgreSQL cluster in a temporary folder, for one test process: a
-    :class:`~bot.store.pg_server.PgServer` on a unix socket only, durability off, with
+    :class:`~bot.store.drivers.postgres.server.PgServer` on a unix socket only, durability off, with
     databases for the tests."""
 
     def __init__(self, bindir: Path) -> None:

@@ -20,8 +20,9 @@ from bot.cli import _store_rows, status_lines, store_status
 from bot.config import Settings, shard_of
 from bot.heartbeat import heartbeat_payload, write_heartbeat
 from bot.store import GameStore, PostgresGameStore, SqliteGameStore
+from bot.store.drivers.sqlite import migrate
 from bot.store.errors import StoreError
-from bot.store.migrate import head_version, migrate
+from bot.store.migrate import head_version
 from tests.pg import PgCluster
 from tests.pg import pg_cluster as pg_cluster_fixture  # noqa: F401 - provides pg_cluster
 from tests.store.conftest import ManualClock, make_state
@@ -240,7 +241,8 @@ def test_status_of_a_newer_database_exits_2(
     assert captured.out == ""
     assert captured.err == (
         f"monopoly-bot status: MONOPOLY_DB_PATH ({db_path}): the database has schema version "
-        f"{HEAD + 1}, newer than this bot's {HEAD}; update the bot\n"
+        f"{HEAD + 1}, newer than this bot's {HEAD}; update the bot (or restore the backup "
+        "taken before the upgrade, see README 'Upgrade and backup')\n"
     )
 
 
@@ -446,7 +448,8 @@ async def test_a_newer_postgresql_database_stops_status_and_run(
             await store_status(settings, now=NOW)
         assert str(caught.value) == (
             f"{settings.store_setting}: the database has schema version {newer}, newer than "
-            f"this bot's {head_version('postgres')}; update the bot"
+            f"this bot's {head_version('postgres')}; update the bot (or restore the backup "
+            "taken before the upgrade, see README 'Upgrade and backup')"
         )
         assert await check_store(settings) == str(caught.value)
         conn = await asyncpg.connect(url)

@@ -556,7 +556,10 @@ UNREACHABLE = (
     "cannot open the PostgreSQL database of MONOPOLY_DATABASE_URL (db:5432, database "
     "'monopoly'): ConnectionRefusedError: [Errno 111] Connection refused"
 )
-NEWER = "the database has schema version 9, newer than this bot's 8; update the bot"
+NEWER = (
+    "the database has schema version 9, newer than this bot's 8; update the bot (or restore "
+    "the backup taken before the upgrade, see README 'Upgrade and backup')"
+)
 
 
 @pytest.mark.parametrize(

@@ -80,10 +80,9 @@ async def store_status(settings: Settings, *, now: datetime | None = None) -> di
         code_version = found.pop("code_version")
     version = found["version"]
     if version is not None and code_version is not None and version > code_version:
-        raise StatusProblem(
-            f"{settings.store_setting}: the database has schema version {version}, newer "
-            f"than this bot's {code_version}; update the bot"
-        )
+        from bot.store.migrate import newer_than_code
+
+        raise StatusProblem(f"{settings.store_setting}: {newer_than_code(version, code_version)}")
     report: dict[str, Any] = {
         "now": moment.isoformat(),
         "store": description,

@@ -62,7 +62,7 @@ async def sqlite_rows(settings: Settings) -> dict[str, Any]:
             }
             version = 0
             if "schema_version" in tables:
-                # The same reading as bot.store.migrate.schema_version, without its
+                # The same reading as bot.store.drivers.sqlite.schema_version, without its
                 # CREATE TABLE IF NOT EXISTS (a write).
                 rows = await conn.execute_fetchall(
                     "SELECT coalesce(max(version), 0) FROM schema_version"
@@ -90,7 +90,8 @@ async def postgres_rows(store: PostgresGameStore, settings: Settings) -> dict[st
     own, one read-only transaction (PostgreSQL refuses any write in it)."""
     import asyncpg
 
-    from bot.store.migrate import head_version, pg_schema_version
+    from bot.store.drivers.postgres import schema_version as pg_schema_version
+    from bot.store.migrate import head_version
 
     try:
         conn = await asyncpg.connect(store.url, timeout=store.connect_timeout)

@@ -4,8 +4,9 @@
 one SQLite file (``MONOPOLY_DB_PATH``, default ``data/monopoly.db``), the default for a
 bot that is one process; :class:`PostgresGameStore` keeps them in a PostgreSQL database
 (``MONOPOLY_DATABASE_URL``) that several processes, on several machines, share. Both give
-the same guarantees (``bot/store/sqlite.py``, ``bot/store/postgres.py``) and share the
-apply loop (``bot/store/sql.py``).
+the same guarantees: every method of the contract is written once, in SQL both run
+(``bot/store/sql.py``, ``sql_timers.py``, ``sql_tables.py``), and a driver is a folder
+under ``bot/store/drivers/`` that says only what differs (``sql_base.py`` lists what).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from bot.store.base import (
     GameStore,
     Timer,
 )
+from bot.store.drivers.postgres import PostgresGameStore
+from bot.store.drivers.sqlite import SqliteGameStore
 from bot.store.errors import (
     ChannelBusy,
     GameBroken,
@@ -34,8 +37,6 @@ from bot.store.errors import (
     StoreError,
     StoreUnavailable,
 )
-from bot.store.postgres import PostgresGameStore
-from bot.store.sqlite import SqliteGameStore
 
 
 def store_for(settings: Settings, **options: Any) -> GameStore:

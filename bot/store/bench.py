@@ -25,7 +25,7 @@ the report as JSON). For each driver, SQLite and PostgreSQL:
   only the rest of the work (the engine, JSON) runs side by side.
 
 PostgreSQL is the server of ``database_url`` or, without one, a throwaway server started
-for the bench on loopback TCP (:class:`~bot.store.pg_server.PgServer`: a free port on
+for the bench on loopback TCP (:class:`~bot.store.drivers.postgres.server.PgServer`: a free port on
 127.0.0.1, PostgreSQL's default durability as in production, in a folder next to the bot's
 data so the figures are for that disk) and removed afterwards; without the PostgreSQL
 binaries that half is skipped. The bench writes its games (server 1) into the database it
@@ -62,11 +62,11 @@ from bot.engine.game import new_game
 from bot.engine.rules import Rules
 from bot.engine.simple_players import next_simple_action
 from bot.engine.state import GameState
+from bot.store.drivers.postgres import PostgresGameStore, describe_url
+from bot.store.drivers.postgres.server import PgServer, find_bindir
+from bot.store.drivers.sqlite import SqliteGameStore
 from bot.store.errors import GameNotRunning, StaleAction
-from bot.store.pg_server import PgServer, find_bindir
-from bot.store.postgres import PostgresGameStore, describe_url
 from bot.store.sql import SqlGameStore
-from bot.store.sqlite import SqliteGameStore
 
 #: The bench's games belong to this server (no Discord server has so small an id).
 BENCH_GUILD = 1
@@ -564,7 +564,7 @@ def _run_postgres(options: BenchOptions) -> dict[str, Any]:
     except KeyError:
         return {"skipped": "running as root, and there is no 'postgres' user to run a server as"}
     # Started here, in the main thread: the server is told to quit when the thread that
-    # started it ends (if this process is killed), see bot.store.pg_server.
+    # started it ends (if this process is killed), see bot.store.drivers.postgres.server.
     with server:
         asyncio.run(_create_database(server.url("postgres")))
         target = StoreTarget("postgresql", server.url(BENCH_DATABASE))

@@ -1,13 +1,9 @@
-"""What the SQL drivers of the game store share: the apply loop, the cache and the checks.
+"""The game store's games, written once for every SQL driver: the apply loop and every
+reader and writer of a game's row and log.
 
-(Longer than ~400 lines: the apply loop and every shared reader and writer of the
-contract, written once for both drivers.)
-
-:class:`SqlGameStore` sits between the contract (:class:`~bot.store.base.GameStore`) and the
-drivers (:mod:`bot.store.sqlite`, :mod:`bot.store.postgres`). It is its own module rather
-than part of ``base`` so that the contract stays free of the cache and the engine (the
-import contract ``store-layers`` keeps ``base`` and ``cache`` apart), and a driver that is
-not SQL could still implement ``GameStore`` from ``base`` alone.
+(Longer than ~400 lines: the games' half of the contract, each method once, for every
+driver; the timers are :mod:`bot.store.sql_timers`, the small tables
+:mod:`bot.store.sql_tables`, what a driver must say :mod:`bot.store.sql_base`.)
 
 **Applying an action** (:meth:`SqlGameStore.apply`), the same on every driver: under the
 game's own in-process lock, take the committed state from a small LRU cache of state JSON
@@ -20,513 +16,154 @@ changes nothing; the cache is then dropped and the action judged once more again
 stored state, so of two processes applying to one game at once exactly one action lands
 and the other is judged against its result (``StaleAction`` if it named the old ``seq``).
 The in-process lock only spares the database needless conflicts; the ``seq`` guard in the
-database is what serialises writers across processes.
+database is what serialises writers across processes (SQLite's write lock; PostgreSQL
+re-checks the ``WHERE`` on the row another transaction just wrote).
+
+**Settings** are one transaction that holds the game's row (the driver's
+:attr:`~bot.store.sql_base.SqlBase.row_lock`), checks ``settings_version`` if the caller
+named one, writes and adds one to the version: writers of different keys
+(``patch_settings``) both keep their change, a writer naming an old version gets
+``SettingsConflict``.
 
 The work after taking the lock runs in a shielded task: a caller that is cancelled
 half-way (the bot shutting down) cannot leave a transaction open or the cache out of step.
-
-The drivers implement four primitives: :meth:`~SqlGameStore._select` (a game's row and
-state JSON), :meth:`~SqlGameStore._stored_seq`, :meth:`~SqlGameStore._write_action` (the
-guarded write) and :meth:`~SqlGameStore._write_settings` (a versioned read-modify-write of
-the settings), plus :meth:`~SqlGameStore._mark_broken`, :meth:`~SqlGameStore._insert_game`
-(a new or imported game in one transaction), and the small ``_query`` / ``_info_of`` /
-``_text`` through which ``create_game``, ``import_game``, ``unfinished_games``,
-``broken_games`` and ``set_aside`` are written once here.
-
-The argument checks here (``check_*``) are the contract's "arguments are checked before the
-database is touched", shared so both drivers refuse exactly the same input.
 """
 
 from __future__ import annotations
 
-import abc
-import asyncio
 import inspect
 import json
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from dataclasses import fields, replace
-from datetime import UTC, datetime
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
+from datetime import datetime
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any
 
 from bot.engine.errors import IllegalAction
 from bot.engine.record import GameRecord, dice_of
-from bot.store.base import (
-    OPEN_STATUSES,
-    ApplyResult,
-    BrokenGameHook,
-    GameInfo,
-    GameRow,
-    GameStatus,
-    GameStore,
+from bot.store.base import OPEN_STATUSES, ApplyResult, GameInfo, GameRow, GameStatus
+from bot.store.checks import (
+    EPOCH,
+    FINISHED_BY_ENGINE,
+    INFO_COLUMNS,
+    OPEN_SQL,
+    STATE_INDEX,
+    Unreadable,
+    canonical_json,
+    check_action,
+    check_expected_seq,
+    check_game_id,
+    check_id,
+    check_json_object,
+    check_new_game,
+    check_patch,
+    check_state,
+    check_text,
+    check_version,
+    parse_settings,
+    parse_state,
+    patched_settings,
+    replay_for_store,
+    row_of,
+    utc_now,
 )
-from bot.store.cache import GameLocks, StateCache
 from bot.store.errors import (
-    BadData,
+    ChannelBusy,
     GameBroken,
     GameNotFound,
     GameNotRunning,
     InvalidRecord,
+    SettingsConflict,
     StaleAction,
 )
-from bot.store.kinds import AnyState, state_from_dict, state_from_json
+from bot.store.kinds import AnyState, replay, state_from_json
 from bot.store.kinds import apply as apply_to_state
-from bot.text_input import is_sqlite_int, json_problem
+from bot.store.sql_base import DEFAULT_CACHE_SIZE, Session, SqlBase
+from bot.store.sql_tables import TableRows
+from bot.store.sql_timers import TimerRows
 
 log = logging.getLogger(__name__)
 
-T = TypeVar("T")
-
-DEFAULT_CACHE_SIZE = 256
-FINISHED_BY_ENGINE = "over"  # finished_reason of a game the rules ended
-#: The columns of a game's row that make its :class:`GameInfo` (both drivers' schema),
-#: the index of ``state_json`` when it follows them, and the statuses of open games.
-INFO_COLUMNS = (
-    "id, guild_id, channel_id, status, seq, created_by, created_at, updated_at, "
-    "settings_json, finished_reason, broken_error, settings_version"
-)
-STATE_INDEX = 12
-OPEN_SQL = "('lobby', 'running')"
 #: How often an action is judged: once, and once more after the row changed under it.
 APPLY_ATTEMPTS = 2
-#: The kinds of a server's files (the schema's CHECK on ``guild_files.kind``).
-GUILD_FILE_KINDS = ("theme", "board")
-#: A time that stands in for a damaged one when listing games (never stored).
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+#: How often a new game is tried when its channel's open game ended in between.
+INSERT_ATTEMPTS = 3
+
+__all__ = ["DEFAULT_CACHE_SIZE", "SqlGameStore", "utc_now"]
 
 
-def canonical_json(value: Any) -> str:
-    """Canonical JSON, the same shape as ``GameState.to_json``.
+class SqlGameStore(TimerRows, TableRows, SqlBase):
+    """The whole :class:`~bot.store.base.GameStore` contract on the shared SQL; a driver
+    adds its sessions, codecs, connections and migrations (:mod:`bot.store.sql_base`)."""
 
-    NaN and infinities raise ValueError: Python would write them as ``NaN``, which is
-    not JSON (SQLite's ``json_valid``, PostgreSQL's ``json`` and other readers refuse it).
-    Control characters, NUL included, are written as ``\\u0000`` escapes, so the text
-    never holds a NUL itself (PostgreSQL's ``text`` could not keep it).
-    """
-    return json.dumps(
-        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    )
+    # -- reading a game's row -------------------------------------------------------------
 
+    def _info_of(self, row: Sequence[Any], *, strict: bool = True) -> GameInfo:
+        """A row of ``INFO_COLUMNS`` as :class:`GameInfo`.
 
-def utc_now() -> datetime:
-    """The default clock of the stores."""
-    return datetime.now(UTC)
-
-
-def aware(moment: datetime, what: str) -> datetime:
-    """``moment`` in UTC; ValueError if it is naive (a time without a zone is ambiguous)."""
-    if moment.tzinfo is None:
-        raise ValueError(f"{what} must be a timezone-aware datetime")
-    return moment.astimezone(UTC)
-
-
-class Unreadable(Exception):
-    """A stored state or row that does not parse into a game."""
-
-
-def parse_state(info: GameInfo, state_json: str | None) -> AnyState:
-    """The game's state; raises :class:`Unreadable` for anything that is not one."""
-    try:
-        if state_json is None:
-            raise ValueError("the state is missing")
-        state = state_from_json(state_json)
-        if state.seq != info.seq:
-            raise ValueError(f"the state's seq {state.seq} differs from the row's {info.seq}")
-    except Exception as error:  # any failure to rebuild the game means: unreadable
-        raise Unreadable(f"{type(error).__name__}: {error}") from error
-    return state
-
-
-def parse_settings(text: object) -> dict[str, Any]:
-    """Stored settings JSON as a dict; :class:`Unreadable` if it is not a JSON object."""
-    try:
-        if not isinstance(text, str):
-            raise ValueError("the settings are not text")
-        settings = json.loads(text)
-        if not isinstance(settings, dict):
-            raise ValueError("the settings are not a JSON object")
-    except (ValueError, RecursionError) as error:
-        raise Unreadable(f"{type(error).__name__}: {error}") from error
-    return settings
-
-
-def row_of(info: GameInfo, state: AnyState | None) -> GameRow:
-    """``info`` with its state."""
-    return GameRow(**{f.name: getattr(info, f.name) for f in fields(GameInfo)}, state=state)
-
-
-def readable_rows(
-    raws: Sequence[Any], info_of: Callable[[Any], GameInfo], state_at: int
-) -> list[GameRow]:
-    """The rows (info columns, then the state at index ``state_at``) that parse as games;
-    the others are left out (for finished games, which nothing sets aside)."""
-    found = []
-    for raw in raws:
+        Damaged settings or times raise :class:`Unreadable` when ``strict`` (the game is
+        then set aside like one with a damaged state); otherwise they are replaced by
+        empty values, so that listing a guild's games never fails.
+        """
         try:
-            info = info_of(raw)
-            found.append(row_of(info, parse_state(info, raw[state_at])))
-        except Unreadable:
-            continue
-    return found
+            settings = parse_settings(row[8])
+            created_at = self._time_of(row[6])
+            updated_at = self._time_of(row[7])
+        except (TypeError, ValueError, Unreadable) as error:
+            if strict:
+                raise Unreadable(f"{type(error).__name__}: {error}") from error
+            settings, created_at, updated_at = {}, EPOCH, EPOCH
+        return GameInfo(
+            id=row[0],
+            guild_id=row[1],
+            channel_id=row[2],
+            status=GameStatus(row[3]),
+            seq=row[4],
+            created_by=row[5],
+            created_at=created_at,
+            updated_at=updated_at,
+            settings=settings,
+            finished_reason=row[9],
+            broken_error=row[10],
+            settings_version=row[11],
+        )
 
+    def _readable_rows(self, rows: Iterable[Sequence[Any]]) -> list[GameRow]:
+        """The rows (info columns, then the state) that parse as games; the others are
+        left out (for finished games, which nothing sets aside)."""
+        found = []
+        for raw in rows:
+            try:
+                info = self._info_of(raw)
+                found.append(row_of(info, parse_state(info, raw[STATE_INDEX])))
+            except Unreadable:
+                continue
+        return found
 
-# -- checking arguments ---------------------------------------------------------------------
-# Every public method checks its arguments before it touches the database, so a malformed
-# one raises a typed error and changes nothing, where the database library would raise
-# OverflowError (an int beyond 64 bits), UnicodeEncodeError (a lone surrogate) or its own
-# error at the statement.
-
-
-def check_game_id(game_id: object) -> int:
-    """``game_id`` if a game can have it; otherwise GameNotFound, as no such game exists."""
-    if not is_sqlite_int(game_id):
-        raise GameNotFound(game_id)
-    return game_id
-
-
-def check_id(value: object, what: str) -> int:
-    """Another id (guild, channel, user): BadData unless it is an int of at most 64 bits."""
-    if not is_sqlite_int(value):
-        raise BadData(what, "not an integer of at most 64 bits")
-    return value
-
-
-def check_optional_id(value: object, what: str) -> int | None:
-    """Like :func:`check_id`, but None is allowed."""
-    return None if value is None else check_id(value, what)
-
-
-def check_text(value: object, what: str) -> str:
-    """Text the database can keep (valid Unicode); BadData otherwise."""
-    if not isinstance(value, str):
-        raise BadData(what, "not text")
-    problem = json_problem(value)
-    if problem is not None:
-        raise BadData(what, problem)
-    return value
-
-
-def check_new_game(
-    guild_id: object, channel_id: object, created_by: object, settings: object
-) -> tuple[int, int, int | None, str]:
-    """The checked ids of a new game and its settings as JSON (``{}`` for None)."""
-    return (
-        check_id(guild_id, "guild_id"),
-        check_id(channel_id, "channel_id"),
-        check_optional_id(created_by, "created_by"),
-        check_json_object({} if settings is None else settings, "settings"),
-    )
-
-
-def check_kind(kind: object) -> str:
-    """The kind of a server's file; BadData unless it is one of GUILD_FILE_KINDS."""
-    if not isinstance(kind, str) or kind not in GUILD_FILE_KINDS:
-        raise BadData("kind", f"not one of {', '.join(GUILD_FILE_KINDS)}")
-    return kind
-
-
-def check_json_object(value: object, what: str) -> str:
-    """The canonical JSON text of a plain JSON object; BadData for anything else."""
-    if not isinstance(value, Mapping):
-        raise BadData(what, "not a JSON object")
-    problem = json_problem(value)
-    if problem is not None:
-        raise BadData(what, problem)
-    try:
-        return canonical_json(dict(value))
-    except (TypeError, ValueError, RecursionError) as error:  # e.g. an int of 5000 digits
-        raise BadData(what, f"{type(error).__name__}: {error}") from error
-
-
-def check_action(action: object) -> str:
-    """The canonical JSON of an action; IllegalAction ``bad_action`` if it is not one.
-
-    An action is a dict whose ``type`` is text, holding plain JSON only: the log keeps it
-    and replays it, so NaN, lone surrogates and keys that are not text must not get in.
-    """
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalAction("bad_action")
-    problem = json_problem(action)
-    if problem is not None:
-        raise IllegalAction("bad_action", detail=problem)
-    try:
-        return canonical_json(action)
-    except (TypeError, ValueError, RecursionError) as error:  # e.g. an int of 5000 digits
-        raise IllegalAction("bad_action", detail=f"{type(error).__name__}: {error}") from error
-
-
-def check_expected_seq(expected_seq: object) -> int | None:
-    """None or a version a game can be at; IllegalAction ``bad_action`` otherwise."""
-    if expected_seq is None:
-        return None
-    if not is_sqlite_int(expected_seq) or expected_seq < 0:
-        raise IllegalAction("bad_action", detail="expected_seq")
-    return expected_seq
-
-
-def check_version(version: object, what: str = "expected_version") -> int | None:
-    """None or a settings version (a non-negative int of 64 bits); BadData otherwise."""
-    if version is None:
-        return None
-    if not is_sqlite_int(version) or version < 0:
-        raise BadData(what, "not a non-negative integer of at most 64 bits")
-    return version
-
-
-def check_state(state: object) -> str:
-    """A game state's canonical JSON, checked to be storable; BadData otherwise."""
-    if not isinstance(state, AnyState):
-        raise BadData("state", "not a game state")
-    text = state.to_json()
-    problem = json_problem(text)
-    if problem is not None:  # e.g. a player's name with a lone surrogate
-        raise BadData("state", problem)
-    return text
-
-
-def check_patch(set_: object, remove: object) -> tuple[dict[str, Any], list[str]]:
-    """The keys to set (plain JSON, as a copy) and to remove of a settings patch.
-
-    BadData (``set`` or ``remove``) for anything else; a key in both is only set.
-    """
-    check_json_object(set_, "set")
-    assert isinstance(set_, Mapping)
-    if isinstance(remove, str | bytes) or not isinstance(remove, Iterable):
-        raise BadData("remove", "not a collection of keys")
-    keys = list(remove)
-    for key in keys:
-        check_text(key, "remove")
-    # A deep copy through JSON: the caller's objects stay theirs.
-    values: dict[str, Any] = json.loads(canonical_json(dict(set_)))
-    return values, [key for key in dict.fromkeys(keys) if key not in values]
-
-
-def patched_settings(current: str, values: Mapping[str, Any], remove: Iterable[str]) -> str:
-    """The settings JSON ``current`` with the keys ``values`` set and ``remove`` removed.
-
-    Raises :class:`Unreadable` if the stored settings are damaged (not a JSON object).
-    """
-    settings = parse_settings(current)
-    for key in remove:
-        settings.pop(key, None)
-    settings.update(values)
-    return canonical_json(settings)
-
-
-def check_shards(shards: object) -> tuple[int, list[int]] | None:
-    """``(shard_count, sorted shard ids)`` of a timer query's shard filter; None for none.
-
-    ValueError unless ``shard_count`` is an int of at least 1 and each id is in
-    ``range(shard_count)``.
-    """
-    if shards is None:
-        return None
-    if not isinstance(shards, tuple) or len(shards) != 2:
-        raise ValueError("shards must be (shard_count, shard_ids)")
-    count, ids = shards
-    if not is_sqlite_int(count) or count < 1:
-        raise ValueError("shard_count must be an integer of at least 1")
-    if isinstance(ids, str | bytes) or not isinstance(ids, Iterable):
-        raise ValueError("shard_ids must be a set of shard numbers")
-    chosen = sorted(set(ids))
-    if not all(is_sqlite_int(i) and 0 <= i < count for i in chosen):
-        raise ValueError(f"every shard id must be in range({count})")
-    return count, chosen
-
-
-def replay_for_store(
-    record: Mapping[str, Any],
-) -> tuple[str, AnyState, list[tuple[int, str, str, str]]]:
-    """Check a record by replaying it; return the start JSON, final state and log rows."""
-    try:
-        parsed = GameRecord.from_dict(dict(record))
-        state = state_from_dict(parsed.start)
-        start = state.to_json()
-        entries = []
-        for number, entry in enumerate(parsed.actions):
-            action_json = check_action(entry["action"])
-            events = apply_to_state(state, json.loads(action_json))
-            if dice_of(events) != entry["dice"]:
-                raise ValueError(
-                    f"action {number}: recorded dice {entry['dice']} but threw {dice_of(events)}"
-                )
-            entries.append(
-                (state.seq, action_json, canonical_json(dice_of(events)), canonical_json(events))
-            )
-        for text in (start, state.to_json()):
-            text.encode("utf-8")  # a lone surrogate (in a name, say) cannot be stored
-    except Exception as error:  # whatever is wrong with it, the record is not importable
-        raise InvalidRecord(f"{type(error).__name__}: {error}") from error
-    return start, state, entries
-
-
-class SqlGameStore(GameStore):
-    """The part of a SQL driver that does not depend on the database (module docstring).
-
-    ``now`` is the clock (timezone-aware datetimes); ``cache_size`` how many games'
-    committed state JSON is kept in memory (about 3 KB each); ``on_broken`` is called
-    with each game set aside because its state cannot be read.
-    """
-
-    def __init__(
-        self,
-        *,
-        now: Callable[[], datetime] = utc_now,
-        cache_size: int = DEFAULT_CACHE_SIZE,
-        on_broken: BrokenGameHook | None = None,
-    ) -> None:
-        self.on_broken = on_broken
-        self._now = now
-        self._locks = GameLocks()
-        self._cache = StateCache(cache_size)
-        self._tasks: set[asyncio.Task[Any]] = set()
-
-    @property
-    def cache(self) -> StateCache:
-        """The cache of committed states (for statistics and tests)."""
-        return self._cache
-
-    def _clock(self) -> datetime:
-        """The clock's time in UTC (ValueError for a clock without a time zone)."""
-        return aware(self._now(), "the store's clock time")
-
-    async def _finish_tasks(self) -> None:
-        """Wait for the shielded writes under way (at close)."""
-        if self._tasks:
-            await asyncio.gather(*self._tasks, return_exceptions=True)
-
-    # -- running work to completion -----------------------------------------------------
-
-    async def _shielded(self, work: Awaitable[T]) -> T:
-        """Run ``work`` to its end even if the caller is cancelled meanwhile."""
-        task = asyncio.ensure_future(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._task_done)
-        return await asyncio.shield(task)
-
-    def _task_done(self, task: asyncio.Task[Any]) -> None:
-        self._tasks.discard(task)
-        # Fetch the outcome so a task whose caller was cancelled does not warn
-        # "exception was never retrieved"; the caller (if any) still gets it.
-        if not task.cancelled() and task.exception() is not None:
-            log.debug("store task ended with %r", task.exception())
-
-    async def _locked(self, game_id: int, work: Callable[[], Awaitable[T]]) -> T:
-        """Run ``work()`` holding the game's lock, shielded once the lock is taken."""
-        lock = self._locks(game_id)
-        await lock.acquire()
-        try:
-            task = asyncio.ensure_future(work())
-        except BaseException:
-            lock.release()
-            raise
-        task.add_done_callback(lambda _task: lock.release())
-        return await self._shielded(task)
-
-    # -- the driver's primitives ----------------------------------------------------------
-
-    @abc.abstractmethod
     async def _select(self, game_id: int, *, strict: bool = True) -> tuple[GameInfo, str | None]:
         """The game's row and state JSON (GameNotFound if there is none).
 
         A row whose settings or times are damaged is set aside (GameBroken) when
         ``strict``; otherwise the damaged values are replaced by empty ones.
         """
+        row = await self._fetchrow(
+            f"SELECT {INFO_COLUMNS}, state_json FROM games WHERE id = ?", game_id
+        )
+        if row is None:
+            raise GameNotFound(game_id)
+        try:
+            return self._info_of(row, strict=strict), row[STATE_INDEX]
+        except Unreadable as error:
+            info = self._info_of(row, strict=False)
+            if info.status in OPEN_STATUSES:
+                await self._mark_broken(info, str(error))
+            raise GameBroken(game_id, str(error)) from error
 
-    @abc.abstractmethod
     async def _stored_seq(self, game_id: int) -> int | None:
         """The game's ``seq`` as stored now (None if there is no such game)."""
-
-    @abc.abstractmethod
-    async def _write_action(
-        self,
-        game_id: int,
-        read_seq: int,
-        seq: int,
-        state_json: str,
-        over: bool,
-        action_json: str,
-        events_json: str,
-        dice_json: str,
-    ) -> bool:
-        """Store the new state and append the action to the log in one transaction.
-
-        The game's row is written only if it is still running at ``read_seq``; returns
-        False (writing nothing) otherwise. ``over``: the rules ended the game, so it is
-        finished (reason :data:`FINISHED_BY_ENGINE`) in the same transaction.
-        """
-
-    @abc.abstractmethod
-    async def _write_settings(
-        self, game_id: int, make: Callable[[str], str], expected_version: int | None
-    ) -> None:
-        """Rewrite the settings in one transaction that holds the game's row.
-
-        ``make`` gets the stored settings JSON and returns the new one; the version goes
-        up by one. GameNotFound, or SettingsConflict if ``expected_version`` is given and
-        differs from the stored version (nothing is written then).
-        """
-
-    @abc.abstractmethod
-    async def _mark_broken(self, info: GameInfo, error: str) -> None:
-        """Set an open game aside (the caller holds its lock): write it, then
-        :meth:`_report_broken`."""
-
-    @abc.abstractmethod
-    async def _insert_game(
-        self,
-        guild_id: int,
-        channel_id: int,
-        *,
-        created_by: int | None,
-        status: GameStatus,
-        seq: int,
-        state_json: str | None,
-        start_json: str | None,
-        settings_json: str,
-        actions: Sequence[tuple[int, str, str, str]] = (),
-        finished_reason: str | None = None,
-    ) -> int:
-        """Insert a game (with the log ``actions`` of an imported record) in one
-        transaction; its id. ChannelBusy if the channel has an open game."""
-
-    @abc.abstractmethod
-    async def _query(self, sql: str) -> list[Any]:
-        """The rows of a statement without parameters."""
-
-    @abc.abstractmethod
-    def _info_of(self, row: Any, *, strict: bool = True) -> GameInfo:
-        """A row of :data:`INFO_COLUMNS` as :class:`GameInfo` (Unreadable if damaged and
-        ``strict``; otherwise damaged values are replaced by empty ones)."""
-
-    def _text(self, value: object, what: str) -> str:
-        """Text the database can keep (BadData otherwise)."""
-        return check_text(value, what)
-
-    # -- shared behaviour -----------------------------------------------------------------
-
-    async def _report_broken(self, info: GameInfo, error: str) -> None:
-        """Log a game just set aside and tell the broken-game hook (which may fail)."""
-        self._cache.drop(info.id)
-        log.error(
-            "Game %d (guild %d, channel %d) set aside: its stored state cannot be read (%s). "
-            "The other games keep running; an admin can repair it from its log "
-            "(rebuild_from_log) or finish it.",
-            info.id,
-            info.guild_id,
-            info.channel_id,
-            error,
-        )
-        if self.on_broken is not None:
-            broken = replace(info, status=GameStatus.BROKEN, broken_error=error)
-            try:
-                result = self.on_broken(broken)
-                if inspect.isawaitable(result):
-                    await result
-            except Exception:
-                # Telling the admins must not stop the store from working.
-                log.exception("The broken-game hook failed for game %d", info.id)
+        row = await self._fetchrow("SELECT seq FROM games WHERE id = ?", game_id)
+        return None if row is None else row[0]
 
     async def _readable(self, info: GameInfo, state_json: str | None) -> AnyState:
         """Parse a stored state; set an open game aside if it cannot be read."""
@@ -546,6 +183,254 @@ class SqlGameStore(GameStore):
         if info.status == GameStatus.LOBBY or state_json is None:
             return row_of(info, None)  # a lobby, or a lobby that was closed unstarted
         return row_of(info, await self._readable(info, state_json))
+
+    async def game_in_channel(self, channel_id: int) -> GameRow | None:
+        """The lobby or running game in the channel, if any (raises GameBroken)."""
+        channel_id = check_id(channel_id, "channel_id")
+        row = await self._fetchrow(
+            f"SELECT id FROM games WHERE channel_id = ? AND status IN {OPEN_SQL}", channel_id
+        )
+        return None if row is None else await self.load(row[0])
+
+    async def list_games(self, guild_id: int, *, include_finished: bool = False) -> list[GameInfo]:
+        """The guild's games, oldest first (lobby, running and broken; finished if asked)."""
+        guild_id = check_id(guild_id, "guild_id")
+        where = "" if include_finished else " AND status != 'finished'"
+        rows = await self._fetch(
+            f"SELECT {INFO_COLUMNS} FROM games WHERE guild_id = ?{where} ORDER BY id", guild_id
+        )
+        return [self._info_of(row, strict=False) for row in rows]
+
+    async def finished_since(self, since: datetime) -> list[GameRow]:
+        """Finished games that started play and changed since ``since``, with their state."""
+        rows = await self._fetch(
+            f"SELECT {INFO_COLUMNS}, state_json FROM games WHERE status = 'finished'"
+            " AND state_json IS NOT NULL AND updated_at >= ? ORDER BY id",
+            self._time(since, "since"),
+        )
+        return self._readable_rows(rows)  # a damaged one has no end left to show
+
+    async def unfinished_games(self) -> list[GameRow]:
+        """Every lobby and running game; unreadable ones are set aside and left out."""
+        rows = await self._fetch(
+            f"SELECT {INFO_COLUMNS}, state_json FROM games WHERE status IN {OPEN_SQL} ORDER BY id"
+        )
+        found = []
+        for raw in rows:
+            try:
+                info = self._info_of(raw)
+                lobby = info.status == GameStatus.LOBBY
+                found.append(row_of(info, None if lobby else parse_state(info, raw[STATE_INDEX])))
+            except Unreadable as error:
+                await self._locked(
+                    raw[0], partial(self._mark_broken, self._info_of(raw, strict=False), str(error))
+                )
+        return found
+
+    async def broken_games(self) -> list[GameInfo]:
+        """Games set aside because their state could not be read, oldest first."""
+        rows = await self._fetch(
+            f"SELECT {INFO_COLUMNS} FROM games WHERE status = 'broken' ORDER BY id"
+        )
+        return [self._info_of(row, strict=False) for row in rows]
+
+    async def record(self, game_id: int) -> GameRecord:
+        """The game's record: start state and every action with its dice, in order."""
+        game_id = check_game_id(game_id)
+        # One snapshot for the row and the log, so they belong together.
+        async with self._snapshot() as session:
+            return await self._record(session, game_id)
+
+    @staticmethod
+    async def _record(session: Session, game_id: int) -> GameRecord:
+        game = await session.fetchrow("SELECT status, start_json FROM games WHERE id = ?", game_id)
+        if game is None:
+            raise GameNotFound(game_id)
+        status, start_json = game
+        if start_json is None:
+            raise GameNotRunning(game_id, status)
+        actions = await session.fetch(
+            "SELECT action_json, dice_json FROM actions WHERE game_id = ? ORDER BY seq", game_id
+        )
+        try:
+            return GameRecord(
+                start=json.loads(start_json),
+                actions=[{"action": json.loads(a), "dice": json.loads(d)} for a, d in actions],
+            )
+        except ValueError as error:
+            raise InvalidRecord(
+                f"the stored log of game {game_id} is unreadable: {error}"
+            ) from error
+
+    # -- new games ------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        guild_id: int,
+        channel_id: int,
+        state: AnyState | None,
+        *,
+        created_by: int | None = None,
+        settings: Mapping[str, Any] | None = None,
+    ) -> GameRow:
+        """Create a running game (or a lobby if ``state`` is None) in the channel."""
+        guild_id, channel_id, created_by, settings_json = check_new_game(
+            guild_id, channel_id, created_by, settings
+        )
+        state_json = check_state(state) if state is not None else None
+        status = GameStatus.RUNNING if state is not None else GameStatus.LOBBY
+        game_id = await self._shielded(
+            self._insert_game(
+                guild_id,
+                channel_id,
+                created_by=created_by,
+                status=status,
+                seq=state.seq if state is not None else 0,
+                state_json=state_json,
+                start_json=state_json,
+                settings_json=settings_json,
+            )
+        )
+        return await self.load(game_id)
+
+    async def import_game(
+        self,
+        guild_id: int,
+        channel_id: int,
+        record: Mapping[str, Any],
+        *,
+        created_by: int | None = None,
+        settings: Mapping[str, Any] | None = None,
+    ) -> GameRow:
+        """Create a game from a record after replaying it; its log is the record's."""
+        guild_id, channel_id, created_by, settings_json = check_new_game(
+            guild_id, channel_id, created_by, settings
+        )
+        start, state, entries = replay_for_store(record)
+        over = state.phase == "over"
+        game_id = await self._shielded(
+            self._insert_game(
+                guild_id,
+                channel_id,
+                created_by=created_by,
+                status=GameStatus.FINISHED if over else GameStatus.RUNNING,
+                seq=state.seq,
+                state_json=state.to_json(),
+                start_json=start,
+                settings_json=settings_json,
+                actions=entries,
+                finished_reason=FINISHED_BY_ENGINE if over else None,
+            )
+        )
+        return await self.load(game_id)
+
+    async def _insert_game(
+        self,
+        guild_id: int,
+        channel_id: int,
+        *,
+        created_by: int | None,
+        status: GameStatus,
+        seq: int,
+        state_json: str | None,
+        start_json: str | None,
+        settings_json: str,
+        actions: Sequence[tuple[int, str, str, str]] = (),
+        finished_reason: str | None = None,
+    ) -> int:
+        """Insert a game (with the log ``actions`` of an imported record) in one
+        transaction; its id. ChannelBusy if the channel has an open game."""
+        at = self._stamp()
+        # A game in the channel that finished between the refused insert and the look
+        # for it leaves nothing to name: try again.
+        for _attempt in range(INSERT_ATTEMPTS):
+            try:
+                async with self._transaction() as session:
+                    row = await session.fetchrow(
+                        "INSERT INTO games (guild_id, channel_id, created_by, status, created_at,"
+                        " updated_at, seq, state_json, start_json, settings_json,"
+                        " finished_reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                        guild_id,
+                        channel_id,
+                        created_by,
+                        str(status),
+                        at,
+                        at,
+                        seq,
+                        state_json,
+                        start_json,
+                        settings_json,
+                        finished_reason,
+                    )
+                    assert row is not None
+                    game_id = int(row[0])
+                    if actions:
+                        await session.executemany(
+                            "INSERT INTO actions"
+                            " (game_id, seq, action_json, dice_json, events_json, at)"
+                            " VALUES (?, ?, ?, ?, ?, ?)",
+                            [(game_id, s, a, d, e, at) for s, a, d, e in actions],
+                        )
+                return game_id
+            except Exception as error:
+                if not self._is_channel_conflict(error):
+                    raise
+                await self._raise_if_busy(channel_id, error)
+        raise ChannelBusy(channel_id, 0)  # pragma: no cover - a channel freed three times
+
+    async def _raise_if_busy(self, channel_id: int, error: BaseException) -> None:
+        """Raise ChannelBusy naming the open game of the channel, if it has one."""
+        row = await self._fetchrow(
+            f"SELECT id FROM games WHERE channel_id = ? AND status IN {OPEN_SQL}", channel_id
+        )
+        if row is not None:
+            raise ChannelBusy(channel_id, row[0]) from error
+
+    # -- changing a game ------------------------------------------------------------------
+
+    async def start_game(
+        self, game_id: int, state: AnyState, *, expected_settings_version: int | None = None
+    ) -> GameRow:
+        """Turn a lobby into a running game starting at ``state`` (if its settings are
+        still at ``expected_settings_version``, when given)."""
+        game_id = check_game_id(game_id)
+        state_json = check_state(state)
+        version = check_version(expected_settings_version, "expected_settings_version")
+        guard = "" if version is None else " AND settings_version = ?"
+        guard_params = () if version is None else (version,)
+
+        async def work() -> None:
+            async with self._transaction() as session:
+                started = await session.execute(
+                    "UPDATE games SET status = 'running', state_json = ?, start_json = ?,"
+                    f" seq = ?, updated_at = ? WHERE id = ? AND status = 'lobby'{guard}",
+                    state_json,
+                    state_json,
+                    state.seq,
+                    self._stamp(),
+                    game_id,
+                    *guard_params,
+                )
+                if started != 1:
+                    await self._raise_status(session, game_id, version)
+
+        await self._locked(game_id, work)
+        return await self.load(game_id)
+
+    @staticmethod
+    async def _raise_status(
+        session: Session, game_id: int, settings_version: int | None = None
+    ) -> None:
+        """Raise the error explaining why a guarded UPDATE of ``game_id`` found no row."""
+        row = await session.fetchrow(
+            "SELECT status, settings_version FROM games WHERE id = ?", game_id
+        )
+        if row is None:
+            raise GameNotFound(game_id)
+        status, current = row
+        if status == GameStatus.LOBBY and settings_version is not None:
+            raise SettingsConflict(game_id, settings_version, current)
+        raise GameNotRunning(game_id, status)
 
     async def apply(
         self, game_id: int, action: dict[str, Any], *, expected_seq: int | None = None
@@ -624,6 +509,77 @@ class SqlGameStore(GameStore):
             raise GameNotRunning(game_id, info.status)
         return await self._readable(info, state_json)
 
+    async def _write_action(
+        self,
+        game_id: int,
+        read_seq: int,
+        seq: int,
+        state_json: str,
+        over: bool,
+        action_json: str,
+        events_json: str,
+        dice_json: str,
+    ) -> bool:
+        """Store the new state and append the action to the log in one transaction.
+
+        The game's row is written only if it is still running at ``read_seq``; returns
+        False (writing nothing) otherwise. ``over``: the rules ended the game, so it is
+        finished (reason :data:`FINISHED_BY_ENGINE`) in the same transaction.
+        """
+        at = self._stamp()
+        async with self._transaction() as session:
+            written = await session.execute(
+                "UPDATE games SET state_json = ?, seq = ?, updated_at = ?, status = ?,"
+                " finished_reason = ? WHERE id = ? AND seq = ? AND status = 'running'",
+                state_json,
+                seq,
+                at,
+                str(GameStatus.FINISHED if over else GameStatus.RUNNING),
+                FINISHED_BY_ENGINE if over else None,
+                game_id,
+                read_seq,
+            )
+            if written != 1:
+                return False
+            await session.execute(
+                "INSERT INTO actions (game_id, seq, action_json, dice_json, events_json, at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                game_id,
+                seq,
+                action_json,
+                dice_json,
+                events_json,
+                at,
+            )
+        return True
+
+    async def finish(self, game_id: int, reason: str) -> GameInfo:
+        """End a game; it stays readable (state, record) for history and statistics.
+
+        Its pending timers are cancelled with it (by the schema's trigger).
+        """
+        game_id = check_game_id(game_id)
+        reason = check_text(reason, "reason")
+
+        async def work() -> None:
+            async with self._transaction() as session:
+                ended = await session.execute(
+                    "UPDATE games SET status = 'finished', finished_reason = ?, updated_at = ?"
+                    " WHERE id = ? AND status != 'finished'",
+                    reason,
+                    self._stamp(),
+                    game_id,
+                )
+                if ended != 1:
+                    await self._raise_status(session, game_id)
+            self._cache.drop(game_id)
+
+        await self._locked(game_id, work)
+        info, _ = await self._select(game_id, strict=False)
+        return info
+
+    # -- settings -------------------------------------------------------------------------
+
     async def set_settings(
         self,
         game_id: int,
@@ -669,96 +625,39 @@ class SqlGameStore(GameStore):
         info, _ = await self._select(game_id, strict=False)
         return info
 
-    # -- shared by the drivers ------------------------------------------------------
+    async def _write_settings(
+        self, game_id: int, make: Callable[[str], str], expected_version: int | None
+    ) -> None:
+        """Rewrite the settings in one transaction that holds the game's row.
 
-    async def create_game(
-        self,
-        guild_id: int,
-        channel_id: int,
-        state: AnyState | None,
-        *,
-        created_by: int | None = None,
-        settings: Mapping[str, Any] | None = None,
-    ) -> GameRow:
-        """Create a running game (or a lobby if ``state`` is None) in the channel."""
-        guild_id, channel_id, created_by, settings_json = check_new_game(
-            guild_id, channel_id, created_by, settings
-        )
-        state_json = check_state(state) if state is not None else None
-        status = GameStatus.RUNNING if state is not None else GameStatus.LOBBY
-        game_id = await self._shielded(
-            self._insert_game(
-                guild_id,
-                channel_id,
-                created_by=created_by,
-                status=status,
-                seq=state.seq if state is not None else 0,
-                state_json=state_json,
-                start_json=state_json,
-                settings_json=settings_json,
+        ``make`` gets the stored settings JSON and returns the new one; the version goes
+        up by one. GameNotFound, or SettingsConflict if ``expected_version`` is given and
+        differs from the stored version (nothing is written then).
+        """
+        async with self._transaction() as session:
+            row = await session.fetchrow(
+                f"SELECT settings_json, settings_version FROM games WHERE id = ?{self.row_lock}",
+                game_id,
             )
-        )
-        return await self.load(game_id)
-
-    async def import_game(
-        self,
-        guild_id: int,
-        channel_id: int,
-        record: Mapping[str, Any],
-        *,
-        created_by: int | None = None,
-        settings: Mapping[str, Any] | None = None,
-    ) -> GameRow:
-        """Create a game from a record after replaying it; its log is the record's."""
-        guild_id, channel_id, created_by, settings_json = check_new_game(
-            guild_id, channel_id, created_by, settings
-        )
-        start, state, entries = replay_for_store(record)
-        over = state.phase == "over"
-        game_id = await self._shielded(
-            self._insert_game(
-                guild_id,
-                channel_id,
-                created_by=created_by,
-                status=GameStatus.FINISHED if over else GameStatus.RUNNING,
-                seq=state.seq,
-                state_json=state.to_json(),
-                start_json=start,
-                settings_json=settings_json,
-                actions=entries,
-                finished_reason=FINISHED_BY_ENGINE if over else None,
+            if row is None:
+                raise GameNotFound(game_id)
+            current, version = row
+            if expected_version is not None and expected_version != version:
+                raise SettingsConflict(game_id, expected_version, version)
+            await session.execute(
+                "UPDATE games SET settings_json = ?, settings_version = settings_version + 1,"
+                " updated_at = ? WHERE id = ?",
+                make(current),
+                self._stamp(),
+                game_id,
             )
-        )
-        return await self.load(game_id)
 
-    async def unfinished_games(self) -> list[GameRow]:
-        """Every lobby and running game; unreadable ones are set aside and left out."""
-        rows = await self._query(
-            f"SELECT {INFO_COLUMNS}, state_json FROM games WHERE status IN {OPEN_SQL} ORDER BY id"
-        )
-        found = []
-        for raw in rows:
-            try:
-                info = self._info_of(raw)
-                lobby = info.status == GameStatus.LOBBY
-                found.append(row_of(info, None if lobby else parse_state(info, raw[STATE_INDEX])))
-            except Unreadable as error:
-                await self._locked(
-                    raw[0], partial(self._mark_broken, self._info_of(raw, strict=False), str(error))
-                )
-        return found
-
-    async def broken_games(self) -> list[GameInfo]:
-        """Games set aside because their state could not be read, oldest first."""
-        rows = await self._query(
-            f"SELECT {INFO_COLUMNS} FROM games WHERE status = 'broken' ORDER BY id"
-        )
-        return [self._info_of(row, strict=False) for row in rows]
+    # -- damaged games --------------------------------------------------------------------
 
     async def set_aside(self, game_id: int, error: str) -> GameInfo:
         """Mark a lobby or running game as broken with ``error``; cancels its timers."""
         game_id = check_game_id(game_id)
-        error = self._text(error, "error")
+        error = check_text(error, "error")
 
         async def work() -> None:
             info, _ = await self._select(game_id, strict=False)
@@ -769,3 +668,87 @@ class SqlGameStore(GameStore):
         await self._locked(game_id, work)
         info, _ = await self._select(game_id, strict=False)
         return info
+
+    async def _mark_broken(self, info: GameInfo, error: str) -> None:
+        """Set an open game aside (the caller holds its lock): write it, log it and tell
+        the broken-game hook."""
+        # An error text from a parser may quote the damaged text, NUL included.
+        error = error.replace("\x00", "\\x00")
+        async with self._transaction() as session:
+            await session.execute(
+                "UPDATE games SET status = 'broken', broken_error = ?, updated_at = ?"
+                f" WHERE id = ? AND status IN {OPEN_SQL}",
+                error,
+                self._stamp(),
+                info.id,
+            )
+        await self._report_broken(info, error)
+
+    async def _report_broken(self, info: GameInfo, error: str) -> None:
+        """Log a game just set aside and tell the broken-game hook (which may fail)."""
+        self._cache.drop(info.id)
+        log.error(
+            "Game %d (guild %d, channel %d) set aside: its stored state cannot be read (%s). "
+            "The other games keep running; an admin can repair it from its log "
+            "(rebuild_from_log) or finish it.",
+            info.id,
+            info.guild_id,
+            info.channel_id,
+            error,
+        )
+        if self.on_broken is not None:
+            broken = replace(info, status=GameStatus.BROKEN, broken_error=error)
+            try:
+                result = self.on_broken(broken)
+                if inspect.isawaitable(result):
+                    await result
+            except Exception:
+                # Telling the admins must not stop the store from working.
+                log.exception("The broken-game hook failed for game %d", info.id)
+
+    async def rebuild_from_log(self, game_id: int) -> GameRow:
+        """Recompute the state from start + log; the game runs again (or is finished)."""
+        game_id = check_game_id(game_id)
+
+        async def work() -> None:
+            channel_id = 0
+            try:
+                async with self._transaction() as session:
+                    # The row stays held from reading the log to writing the state, so
+                    # no process can append an action the replay would miss.
+                    row = await session.fetchrow(
+                        f"SELECT status, channel_id FROM games WHERE id = ?{self.row_lock}",
+                        game_id,
+                    )
+                    if row is None:
+                        raise GameNotFound(game_id)
+                    status, channel_id = row
+                    if status not in (GameStatus.RUNNING, GameStatus.BROKEN):
+                        raise GameNotRunning(game_id, status)
+                    record = await self._record(session, game_id)
+                    try:
+                        state = replay(record)
+                    except Exception as error:
+                        raise InvalidRecord(f"{type(error).__name__}: {error}") from error
+                    over = state.phase == "over"
+                    await session.execute(
+                        "UPDATE games SET state_json = ?, seq = ?, status = ?,"
+                        " broken_error = NULL, finished_reason = ?, updated_at = ?"
+                        " WHERE id = ?",
+                        state.to_json(),
+                        state.seq,
+                        str(GameStatus.FINISHED if over else GameStatus.RUNNING),
+                        FINISHED_BY_ENGINE if over else None,
+                        self._stamp(),
+                        game_id,
+                    )
+            except Exception as error:
+                if not self._is_channel_conflict(error):
+                    raise
+                await self._raise_if_busy(channel_id, error)
+                raise
+            self._cache.drop(game_id)
+            log.info("Game %d rebuilt from its log at seq %d", game_id, state.seq)
+
+        await self._locked(game_id, work)
+        return await self.load(game_id)

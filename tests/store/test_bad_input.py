@@ -114,6 +114,38 @@ async def test_a_game_id_no_game_can_have_is_not_found(
     assert (await store.load(row.id)).seq == 3
 
 
+@pytest.mark.parametrize("bad", BAD_GAME_IDS)
+async def test_a_timer_id_no_timer_can_have_finds_nothing(
+    store: SqlGameStore, backend: Backend, bad: Any
+) -> None:
+    """Out of range, bool, text, float, None as a timer's (or, for the timer methods, a
+    game's) id: the same answer on every driver, and nothing changes. Claiming,
+    completing and renewing find no such timer (False), retrying does nothing, cancelling
+    and listing a game's timers find none (0, []), adding one finds no game.
+
+    (SQLite used to raise OverflowError for an id beyond 64 bits, where PostgreSQL said
+    False; ``True`` would have been read as timer 1.)
+    """
+    row = await store.create_game(GUILD, 10, make_state())
+    await store.add_timer(row.id, "deadline", datetime(2026, 1, 1, tzinfo=UTC))
+    moment = datetime(2026, 1, 2, tzinfo=UTC)
+    answers: list[tuple[Callable[[], Awaitable[Any]], Any]] = [
+        (lambda: store.claim_timer(bad, now=moment), False),
+        (lambda: store.complete_timer(bad), False),
+        (lambda: store.renew_lease(bad, moment), False),
+        (lambda: store.retry_timer(bad, moment), None),
+        (lambda: store.cancel_timers(bad), 0),
+        (lambda: store.pending_timers(bad), []),
+    ]
+    for call, expected in answers:
+        before = await backend.snapshot()
+        assert await call() == expected
+        assert await backend.snapshot() == before
+    error = await refused(backend, lambda: store.add_timer(bad, "x", moment), GameNotFound)
+    assert error.params == {"game_id": bad}  # type: ignore[attr-defined]
+    assert len(await store.pending_timers(row.id)) == 1
+
+
 # -- other ids ----------------------------------------------------------------------------
 
 
@@ -294,8 +326,9 @@ async def test_a_malformed_expected_seq_is_a_bad_action(
 async def test_nul_characters(store: SqlGameStore, backend: Backend) -> None:
     """A NUL inside JSON (settings, preferences, a server's file, a player's name in the
     state) is kept exactly on both drivers: JSON writes it as the escape \\u0000. As plain
-    text (a finishing reason, a file id, a timer's kind) SQLite keeps it; PostgreSQL's text
-    cannot, so there it is BadData naming the argument, and nothing changes."""
+    text (a finishing reason, a file id, a timer's kind) PostgreSQL's text cannot keep it,
+    so every driver refuses it alike (a store must hold the same on every driver, for
+    ``store copy``): BadData naming the argument, and nothing changes."""
     odd = {"a": "x\x00y", "\x00key": ["\x00"]}
     lobby = await store.create_game(GUILD, 10, None, settings=odd)
     assert (await store.load(lobby.id)).settings == odd
@@ -314,14 +347,9 @@ async def test_nul_characters(store: SqlGameStore, backend: Backend) -> None:
         ("kind", lambda: store.add_timer(game.id, "t\x00", datetime.now(UTC))),
         ("key", lambda: store.add_timer(game.id, "t", datetime.now(UTC), key="k\x00")),
     ]
-    if backend.name == "postgres":
-        for what, call in calls:
-            error = await refused(backend, call, BadData)
-            assert error.params["what"] == what  # type: ignore[attr-defined]
-    else:
-        assert (await store.save_guild_file(GUILD, "theme", "a\x00", {"id": "x"}, USER)) is False
-        assert "a\x00" in await store.guild_files(GUILD, "theme")
-        assert (await store.finish(game.id, "x\x00")).finished_reason == "x\x00"
+    for what, call in calls:
+        error = await refused(backend, call, BadData)
+        assert error.params["what"] == what  # type: ignore[attr-defined]
 
 
 # -- damaged rows -------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from bot.cli import main
 from bot.engine.game import apply_action, new_game
 from bot.store import SqliteGameStore
 from bot.store.bench import BENCH_GUILD, bench_store, next_simple_action
-from bot.store.pg_server import find_bindir
+from bot.store.drivers.postgres.server import find_bindir
 from tests.pg import skip_or_fail
 from tests.store.backends import PostgresBackend
 from tests.store.conftest import make_state

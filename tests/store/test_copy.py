@@ -41,7 +41,10 @@ from bot.store.copy import (
     parse_store_url,
     read_export,
 )
-from bot.store.migrate import head_version, migrate
+from bot.store.drivers.postgres.transfer import PostgresSide
+from bot.store.drivers.sqlite import migrate
+from bot.store.drivers.sqlite.transfer import SqliteSide
+from bot.store.migrate import head_version
 from tests.pg import PgCluster
 from tests.store.backends import Backend, PostgresBackend, SqliteBackend
 from tests.store.conftest import (
@@ -457,7 +460,7 @@ async def test_a_copy_that_differs_is_rolled_back(
     """A target whose rows, read back, differ from the source's (here: one game's seq
     written wrong) fails the check, names the difference, and keeps nothing."""
     path, ids = source
-    side = store_copy._PostgresSide if backend.name == "postgres" else store_copy._SqliteSide
+    side = PostgresSide if backend.name == "postgres" else SqliteSide
     insert = side.insert
 
     async def wrong(self: Any, table: store_copy.Table, rows: list[dict[str, Any]]) -> None:
@@ -626,7 +629,7 @@ async def test_the_command_line_says_when_the_check_fails(
 ) -> None:
     """A copy that fails its check exits with code 1 and one line; the target stays empty."""
     path, ids = source
-    read = store_copy._SqliteSide.rows
+    read = SqliteSide.rows
 
     async def changed(self: Any, table: store_copy.Table) -> AsyncIterator[dict[str, Any]]:
         # The target's file reads one preference differently: as if the source changed.
@@ -635,7 +638,7 @@ async def test_the_command_line_says_when_the_check_fails(
                 row = {**row, "prefs_json": "{}"}
             yield row
 
-    monkeypatch.setattr(store_copy._SqliteSide, "rows", changed)
+    monkeypatch.setattr(SqliteSide, "rows", changed)
     target = tmp_path / "target.db"
     code = await asyncio.to_thread(
         cli.main, ["store", "copy", "--from", f"sqlite:///{path}", "--to", f"sqlite:///{target}"]

@@ -19,7 +19,8 @@ from bot.engine.record import dice_of
 from bot.store import ChannelBusy, GameNotRunning, GameStatus, SchemaError, SqliteGameStore
 from bot.store import migrate as migrate_module
 from bot.store.bench import next_simple_action
-from bot.store.migrate import Migration, head_version, load_migrations, migrate
+from bot.store.drivers.sqlite import migrate
+from bot.store.migrate import Migration, head_version, load_migrations
 from tests.store.conftest import GUILD, FakeClock, advance, make_state
 
 
@@ -272,7 +273,11 @@ async def test_a_failing_migration_changes_nothing(
     broken = Migration(
         head + 1, "broken", "CREATE TABLE extra (a INTEGER);\nSELECT * FROM nowhere;\n"
     )
-    monkeypatch.setattr(migrate_module, "load_migrations", lambda: (*load_migrations(), broken))
+    monkeypatch.setattr(
+        migrate_module,
+        "load_migrations",
+        lambda dialect="sqlite": (*load_migrations(dialect), broken),
+    )
     with pytest.raises(SchemaError, match="broken"):
         await SqliteGameStore(db_path, now=clock).open()
     assert _versions(db_path) == list(range(1, head + 1))

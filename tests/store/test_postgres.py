@@ -32,8 +32,10 @@ from bot.store import (
 )
 from bot.store import migrate as migrate_module
 from bot.store.bench import next_simple_action
-from bot.store.migrate import Migration, head_version, load_migrations, migrate_postgres
-from bot.store.postgres import check_url, describe_url
+from bot.store.drivers.postgres import check_url, describe_url
+from bot.store.drivers.postgres import migrate as migrate_postgres
+from bot.store.drivers.postgres import schema as pg_schema
+from bot.store.migrate import Migration, head_version, load_migrations
 from tests.pg import PgCluster
 from tests.store.backends import PostgresBackend
 from tests.store.conftest import GUILD, FakeClock, advance, make_state
@@ -154,13 +156,14 @@ def test_both_dialects_have_the_same_migrations() -> None:
     assert head_version("postgres") == head_version() >= 8
 
 
-def test_the_postgresql_files_ship_in_the_wheel() -> None:
-    """pyproject's package data names the dialect folder, so a wheel carries its files."""
+@pytest.mark.parametrize("driver", ["sqlite", "postgres"])
+def test_each_drivers_migrations_ship_in_the_wheel(driver: str) -> None:
+    """pyproject's package data names each driver's migrations, so a wheel carries them."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    patterns = config["tool"]["setuptools"]["package-data"]["bot.store"]
-    folder = ROOT / "bot" / "store"
-    files = [p.relative_to(folder).as_posix() for p in folder.glob("migrations/**/*.sql")]
-    assert any(f.startswith("migrations/postgres/") for f in files)
+    patterns = config["tool"]["setuptools"]["package-data"][f"bot.store.drivers.{driver}"]
+    folder = ROOT / "bot" / "store" / "drivers" / driver
+    files = [p.relative_to(folder).as_posix() for p in folder.glob("migrations/*.sql")]
+    assert len(files) == head_version(driver)
     for name in files:
         assert any(fnmatch.fnmatch(name, pattern) for pattern in patterns), name
 
@@ -302,7 +305,7 @@ async def test_a_newer_empty_schema_table_is_not_created(empty_db: PostgresBacke
     """Checking the version of an empty database creates nothing (it only looks)."""
     conn = await asyncpg.connect(empty_db.url)
     try:
-        assert await migrate_module.pg_schema_version(conn) == 0
+        assert await pg_schema.schema_version(conn) == 0
     finally:
         await conn.close()
     assert await empty_db.fetch("SELECT to_regclass('schema_version')") == [(None,)]
@@ -366,13 +369,13 @@ async def test_the_migration_lock_is_held_while_migrating(
     migrates once it is free): the lock, not luck, keeps two starts apart."""
     holder = await asyncpg.connect(empty_db.url)
     try:
-        await holder.execute("SELECT pg_advisory_lock($1)", migrate_module.PG_MIGRATION_LOCK)
+        await holder.execute("SELECT pg_advisory_lock($1)", pg_schema.MIGRATION_LOCK)
         store = empty_db.store(now=clock)
         opening = asyncio.ensure_future(store.open())
         await asyncio.sleep(0.3)
         assert not opening.done()
         assert await _versions(empty_db) == []
-        await holder.execute("SELECT pg_advisory_unlock($1)", migrate_module.PG_MIGRATION_LOCK)
+        await holder.execute("SELECT pg_advisory_unlock($1)", pg_schema.MIGRATION_LOCK)
         await asyncio.wait_for(opening, 10)
         assert await _versions(empty_db) == list(range(1, head_version("postgres") + 1))
         await store.close()

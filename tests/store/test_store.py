@@ -392,14 +392,13 @@ async def test_meta_round_trip(backend: Backend, clock: FakeClock) -> None:
     a second write replaces the first, they survive a restart, bad text is refused and a
     damaged value counts as unset.
 
-    A NUL character is kept by SQLite; PostgreSQL's text cannot hold one, so there it is
-    refused as BadData (and nothing is stored).
+    A NUL character is refused as BadData on every driver (PostgreSQL's text cannot hold
+    one, and a store holds the same on every driver), and nothing is stored.
     """
     from bot.store.errors import BadData
 
     odd_key = "commands:guild:1 ✓ \"quoted\" 'x'; DROP TABLE bot_meta; --\n\ttab % _ \x00 end"
-    if backend.name == "postgres":
-        nul_key, odd_key = odd_key, odd_key.replace("\x00", "")
+    nul_key, odd_key = odd_key, odd_key.replace("\x00", "")
     long_value = "Schloßallee €" * 100_000  # 1.3 million characters, not all ASCII
     async with backend.store(now=clock) as store:
         assert await store.meta("commands:global") is None
@@ -416,13 +415,12 @@ async def test_meta_round_trip(backend: Backend, clock: FakeClock) -> None:
                 await store.set_meta(bad_key, bad_value)  # type: ignore[arg-type]
         with pytest.raises(BadData):
             await store.meta("\ud800")
-        if backend.name == "postgres":
-            for bad_key, bad_value in ((nul_key, "x"), ("k", "a\x00b")):
-                with pytest.raises(BadData) as caught:
-                    await store.set_meta(bad_key, bad_value)
-                assert "NUL" in caught.value.params["problem"]
-            with pytest.raises(BadData):
-                await store.meta(nul_key)
+        for bad_key, bad_value in ((nul_key, "x"), ("k", "a\x00b")):
+            with pytest.raises(BadData) as caught:
+                await store.set_meta(bad_key, bad_value)
+            assert "NUL" in caught.value.params["problem"]
+        with pytest.raises(BadData):
+            await store.meta(nul_key)
     if isinstance(backend, SqliteBackend):
         # Bytes that are not UTF-8 (only SQLite can hold them: PostgreSQL checks).
         await backend.execute(
