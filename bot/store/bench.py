@@ -44,11 +44,14 @@ import itertools
 import multiprocessing
 import os
 import random
+import signal
 import statistics
 import tempfile
+import threading
 import time
 import traceback
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from os import PathLike
@@ -101,6 +104,39 @@ __all__ = [
     "report_lines",
     "run_bench",
 ]
+
+
+class BenchStopped(SystemExit):
+    """SIGTERM or SIGHUP ended the bench; raised where it was, so that the way out removes
+    the scratch database and stops the throwaway server (the exit code is 128 + signal)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(128 + signum)
+        self.signum = signum
+
+
+@contextmanager
+def stopped_by_signals() -> Iterator[None]:
+    """While the block runs, SIGTERM and SIGHUP raise :class:`BenchStopped` as Ctrl-C
+    raises KeyboardInterrupt: their default action would end the process on the spot and
+    leave the scratch file or the PostgreSQL cluster under ``data/``."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread can take signals
+        return
+
+    def stop(signum: int, _frame: object) -> None:
+        raise BenchStopped(signum)
+
+    names = ("SIGTERM", "SIGHUP")
+    previous = {
+        number: signal.signal(number, stop)
+        for number in (getattr(signal, name) for name in names if hasattr(signal, name))
+    }
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 class BenchRefused(Exception):
@@ -591,10 +627,11 @@ def run_bench(options: BenchOptions) -> dict[str, Any]:
     # Other work on the machine skews every figure: the report says how busy it was.
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     drivers: dict[str, dict[str, Any]] = {}
-    if "sqlite" in options.drivers:
-        drivers["sqlite"] = _run_sqlite(options)
-    if "postgresql" in options.drivers:
-        drivers["postgresql"] = _run_postgres(options)
+    with stopped_by_signals():
+        if "sqlite" in options.drivers:
+            drivers["sqlite"] = _run_sqlite(options)
+        if "postgresql" in options.drivers:
+            drivers["postgresql"] = _run_postgres(options)
     return {
         "cpus": os.cpu_count(),
         "load_before": load,

@@ -207,3 +207,47 @@ def test_next_simple_action_plays_a_game_to_its_end() -> None:
             break
         apply_action(state, action)
     assert state.phase == "over" and next_simple_action(state) is None
+
+
+@pytest.mark.parametrize("driver", ["sqlite", "postgresql"])
+def test_a_bench_stopped_by_sigterm_leaves_nothing_behind(tmp_path: Path, driver: str) -> None:
+    """SIGTERM (a container stopping, ``kill``) in the middle of ``bench --store`` ends it
+    with exit code 143 like Ctrl-C would, and the scratch file or the throwaway server's
+    cluster is removed on the way out: nothing stays under data/ for git to show."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    if driver == "postgresql" and find_bindir()[0] is None:
+        skip_or_fail("PostgreSQL binaries not found")
+    scratch = tmp_path / "data"
+    patterns = [str(scratch / "bench-*"), str(Path(tempfile.gettempdir()) / "bench-pg-*")]
+    before = {found for pattern in patterns for found in glob.glob(pattern)}
+    long_run = ["--games", "50", "--actions", "1000000", "--concurrent", "2", "--seconds", "60"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", "bench", "--store", "--driver", driver, *long_run],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        # Wait until the bench is under way: its scratch database or cluster exists.
+        while not {f for p in patterns for f in glob.glob(p)} - before:
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "the bench never started"
+            time.sleep(0.1)
+        time.sleep(1.0)
+        process.send_signal(signal.SIGTERM)
+        _out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 128 + signal.SIGTERM, err.decode()
+    assert "Traceback" not in err.decode()
+    assert {found for pattern in patterns for found in glob.glob(pattern)} == before
+    assert not scratch.exists() or list(scratch.iterdir()) == []
