@@ -106,6 +106,12 @@ __all__ = [
 ]
 
 
+def _board(state: object) -> GameState:
+    """A stored state of the bench's games, which are all board games."""
+    assert isinstance(state, GameState), "the bench plays board games only"
+    return state
+
+
 class BenchStopped(SystemExit):
     """SIGTERM or SIGHUP ended the bench; raised where it was, so that the way out removes
     the scratch database and stops the throwaway server (the exit code is 128 + signal)."""
@@ -226,7 +232,7 @@ async def bench_latency(
             action = next_simple_action(states[row.id])
             if action is None:
                 break
-            states[row.id] = (await store.apply(row.id, action)).state
+            states[row.id] = _board((await store.apply(row.id, action)).state)
     ids = list(states)
     store.cache.hits = store.cache.misses = 0
     timings: list[float] = []
@@ -240,7 +246,7 @@ async def bench_latency(
         started = time.perf_counter()
         result = await store.apply(game_id, action, expected_seq=state.seq)
         timings.append(time.perf_counter() - started)
-        states[game_id] = result.state
+        states[game_id] = _board(result.state)
     cache = store.cache
     hit_rate = cache.hits / max(1, cache.hits + cache.misses)
     timings.sort()
@@ -418,9 +424,9 @@ async def _play(
     store = target.open_store()
     await store.open()
     try:
-        states = {}
+        states: dict[int, GameState | None] = {}
         for game_id in game_ids:
-            states[game_id] = (await store.load(game_id)).state
+            states[game_id] = _board((await store.load(game_id)).state)
         conn.send("ready")
         await asyncio.to_thread(conn.recv)  # "go", sent once every worker is ready
         counts = {"applied": 0, "stale": 0}
@@ -434,12 +440,13 @@ async def _play(
                 if action is None:
                     return  # the game is over
                 try:
-                    state = (await store.apply(game_id, action, expected_seq=state.seq)).state
+                    applied = await store.apply(game_id, action, expected_seq=state.seq)
+                    state = _board(applied.state)
                     counts["applied"] += 1
                 except StaleAction:
                     # The other process was first (shared games): read the game again.
                     counts["stale"] += 1
-                    state = (await store.load(game_id)).state
+                    state = _board((await store.load(game_id)).state)
                 except GameNotRunning:
                     return  # the other process played its last action
 

@@ -61,7 +61,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, aclosing, asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -248,7 +248,7 @@ def _not_empty(side: CopySide, found: dict[str, int]) -> str:
     )
 
 
-async def _load(writer: CopySide, items: AsyncIterator[Item]) -> dict[str, int]:
+async def _load(writer: CopySide, items: AsyncGenerator[Item, None]) -> dict[str, int]:
     """Write the dump ``items`` into ``writer`` (inside its write transaction); the rows
     per table."""
     counts = {table.name: 0 for table in TABLES}
@@ -296,7 +296,7 @@ class _TopIds:
         return {name: max(int(next_ids[name]), top + 1) for name, top in self.top.items()}
 
 
-async def _export(items: AsyncIterator[Item], *, source: bool) -> AsyncIterator[Item]:
+async def _export(items: AsyncGenerator[Item, None], *, source: bool) -> AsyncGenerator[Item, None]:
     """The items a copy compares: every dumped row (times as ISO text), and after each
     game's last action and timer its record as ``GameStore.export`` gives it (None for a
     lobby, ``{"unreadable": …}`` for a log that does not parse). The next ids are the
@@ -351,7 +351,7 @@ async def _export(items: AsyncIterator[Item], *, source: bool) -> AsyncIterator[
         yield record()
 
 
-async def _compare(source: AsyncIterator[Item], target: AsyncIterator[Item]) -> None:
+async def _compare(source: AsyncGenerator[Item, None], target: AsyncGenerator[Item, None]) -> None:
     """Raise :class:`CopyMismatch` at the first item that differs between the exports."""
     async with aclosing(source) as ours, aclosing(target) as theirs:
         while True:

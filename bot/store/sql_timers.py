@@ -192,7 +192,7 @@ class TimerRows(SqlBase):
         moment = self._clock() if now is None else now
         start = self._time(moment, "now")
         until = self._time(moment + timedelta(seconds=lease_seconds), "the lease's end")
-        if (timer_id := check_timer_id(timer_id)) is None:
+        if (found := check_timer_id(timer_id)) is None:
             return False
         # One statement tests and takes: of concurrent claimants (in this process or
         # another) only the first finds the lease free.
@@ -200,38 +200,38 @@ class TimerRows(SqlBase):
             "UPDATE timers SET leased_until = ?, attempts = attempts + 1"
             f" WHERE id = ? AND {_PENDING} AND {_UNLEASED}",
             until,
-            timer_id,
+            found,
             start,
         )
         return taken == 1
 
     async def complete_timer(self, timer_id: int) -> bool:
         """Mark the timer fired (cancelled ones too); True if this call did."""
-        if (timer_id := check_timer_id(timer_id)) is None:
+        if (found := check_timer_id(timer_id)) is None:
             return False
         done = await self._write(
             "UPDATE timers SET fired_at = ? WHERE id = ? AND fired_at IS NULL",
             self._stamp(),
-            timer_id,
+            found,
         )
         return done == 1
 
     async def retry_timer(self, timer_id: int, at: datetime) -> None:
         """Keep the timer pending, free to take again from ``at`` on (a back-off)."""
         moment = self._time(at, "at")
-        if (timer_id := check_timer_id(timer_id)) is None:
+        if (found := check_timer_id(timer_id)) is None:
             return
         await self._write(
-            f"UPDATE timers SET leased_until = ? WHERE id = ? AND {_PENDING}", moment, timer_id
+            f"UPDATE timers SET leased_until = ? WHERE id = ? AND {_PENDING}", moment, found
         )
 
     async def renew_lease(self, timer_id: int, until: datetime) -> bool:
         """Extend the lease of a pending timer to ``until``; False if it is not pending."""
         moment = self._time(until, "until")
-        if (timer_id := check_timer_id(timer_id)) is None:
+        if (found := check_timer_id(timer_id)) is None:
             return False
         renewed = await self._write(
-            f"UPDATE timers SET leased_until = ? WHERE id = ? AND {_PENDING}", moment, timer_id
+            f"UPDATE timers SET leased_until = ? WHERE id = ? AND {_PENDING}", moment, found
         )
         return renewed == 1
 

@@ -14,7 +14,7 @@ datetimes. Items are ``(table, row)``.
 from __future__ import annotations
 
 import abc
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import AbstractAsyncContextManager, aclosing, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -214,7 +214,7 @@ class CopySide(abc.ABC):
         """The load's one transaction, holding the tables against other writers."""
 
     @abc.abstractmethod
-    def rows(self, table: Table) -> AsyncIterator[Row]:
+    def rows(self, table: Table) -> AsyncGenerator[Row, None]:
         """Every row of ``table`` in its order, as driver-neutral dicts."""
 
     @abc.abstractmethod
@@ -261,7 +261,7 @@ class CopySide(abc.ABC):
         present = await self.tables()
         return {table: await self.count(table) if table in present else 0 for table in USER_TABLES}
 
-    async def dump(self) -> AsyncIterator[Item]:
+    async def dump(self) -> AsyncGenerator[Item, None]:
         """Every row, each game followed by its actions and timers, then the other tables
         and the next ids (module docstring), in one snapshot (the load's own transaction
         when writing)."""

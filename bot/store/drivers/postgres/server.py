@@ -39,7 +39,7 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
-from typing import Self
+from typing import Any, Self
 
 #: A folder with the binaries to use instead of searching (e.g. another version's).
 BIN_ENV = "MONOPOLY_POSTGRES_BIN"
@@ -192,7 +192,7 @@ class PgServer:
             return f"postgresql://postgres@{LOOPBACK}:{self.port}/{database}"
         return f"postgresql://postgres@/{database}?host={self.socket_dir}&port={self.port}"
 
-    def _as_server_user(self) -> dict[str, object]:
+    def _as_server_user(self) -> dict[str, Any]:
         """Popen options that run a program as the server's user (nothing if not root)."""
         if self._user is None:
             return {}

@@ -3,7 +3,7 @@ in its own SQL (``information_schema``, identity columns, ``COPY``, table locks)
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC
 
@@ -88,7 +88,7 @@ class PostgresSide(CopySide):
             finally:
                 self._writing = False
 
-    async def rows(self, table: Table) -> AsyncIterator[Row]:
+    async def rows(self, table: Table) -> AsyncGenerator[Row, None]:
         """The rows of ``table`` (text keys in byte order, as SQLite sorts them)."""
         order = ", ".join(
             f'{column} COLLATE "C"' if text else column for column, text in table.order

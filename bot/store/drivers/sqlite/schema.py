@@ -79,7 +79,7 @@ async def migrate(
             for statement in migration.statements():
                 await conn.execute(statement)
             async with conn.execute("PRAGMA foreign_key_check") as cur:
-                problems = await cur.fetchall()
+                problems = list(await cur.fetchall())
             if problems:
                 raise SchemaError(f"foreign keys broken: {[tuple(p) for p in problems[:5]]}")
             await conn.execute(

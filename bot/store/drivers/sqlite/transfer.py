@@ -4,7 +4,7 @@ own SQL (``sqlite_master``, ``sqlite_sequence``, ``executemany``)."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC
 
@@ -89,7 +89,7 @@ class SqliteSide(CopySide):
         finally:
             self._writing = False
 
-    async def rows(self, table: Table) -> AsyncIterator[Row]:
+    async def rows(self, table: Table) -> AsyncGenerator[Row, None]:
         """The rows of ``table``, times parsed from their ISO text."""
         order = ", ".join(column for column, _text in table.order)
         cursor = await self.conn.execute(
