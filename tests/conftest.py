@@ -12,15 +12,24 @@ from pathlib import Path
 import pytest
 
 DISCORD_TESTS = Path(__file__).resolve().parent / "discord"
+#: Seconds of real time simcord waits for the bot to go idle before a test fails with "bot
+#: did not settle" (simcord's default is 5). It is only a limit, never a pause: an idle
+#: bot settles at once. On a busy machine (two cores, other work running) drawing a board
+#: image and a few store writes can take more than 5 s, and the test failed though the bot
+#: did nothing wrong; a bot that truly hangs still fails, after this long.
+SETTLE_TIMEOUT = 60.0
 
 
 # tryfirst: the marks must be there before ``-m`` selects by them.
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark every test collected from tests/discord with ``discord``."""
+    """Mark every test collected from tests/discord with ``discord``, and give its simcord
+    environment :data:`SETTLE_TIMEOUT` unless the test sets its own ``simcord`` options."""
     for item in items:
         if DISCORD_TESTS in item.path.resolve().parents:
             item.add_marker(pytest.mark.discord)
+            if item.get_closest_marker("simcord") is None:
+                item.add_marker(pytest.mark.simcord(settle_timeout=SETTLE_TIMEOUT))
 
 
 # -- the store's two drivers ------------------------------------------------------------

@@ -257,7 +257,7 @@ class PgServer:
             capture_output=True,
             text=True,
             timeout=120,
-            **self._as_server_user(),  # type: ignore[arg-type]
+            **self._as_server_user(),
         )
         if initdb.returncode != 0:
             self.stop()
@@ -279,7 +279,7 @@ class PgServer:
                 stdout=log_file,
                 stderr=subprocess.STDOUT,
                 preexec_fn=die_with_parent,
-                **self._as_server_user(),  # type: ignore[arg-type]
+                **self._as_server_user(),
             )
         where = ["-h", LOOPBACK] if self.tcp else ["-h", str(self.socket_dir)]
         deadline = time.monotonic() + START_TIMEOUT
@@ -310,7 +310,7 @@ class PgServer:
                     env=self._env(),
                     capture_output=True,
                     timeout=30,
-                    **self._as_server_user(),  # type: ignore[arg-type]
+                    **self._as_server_user(),
                 )
             try:
                 process.wait(timeout=10)

@@ -81,11 +81,13 @@ class PostgresSession:
 
     async def fetch(self, sql: str, *params: Any) -> Sequence[Sequence[Any]]:
         """Every row of a query."""
-        return await self.conn.fetch(numbered(sql), *params)
+        rows: list[asyncpg.Record] = await self.conn.fetch(numbered(sql), *params)
+        return rows
 
     async def fetchrow(self, sql: str, *params: Any) -> Sequence[Any] | None:
         """The first row of a query, or None."""
-        return await self.conn.fetchrow(numbered(sql), *params)
+        row: asyncpg.Record | None = await self.conn.fetchrow(numbered(sql), *params)
+        return row
 
     async def execute(self, sql: str, *params: Any) -> int:
         """Run a statement; the number of rows it changed."""
