@@ -130,7 +130,10 @@ def stopped_by_signals() -> Iterator[None]:
         yield  # only the main thread can take signals
         return
 
+    received: list[int] = []
+
     def stop(signum: int, _frame: object) -> None:
+        received.append(signum)
         raise BenchStopped(signum)
 
     names = ("SIGTERM", "SIGHUP")
@@ -143,6 +146,11 @@ def stopped_by_signals() -> Iterator[None]:
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
+    if received:
+        # The exception can be lost when the signal lands in a finaliser (Python only
+        # prints "Exception ignored"); the bench then ran to its end, but still ends
+        # as stopped.
+        raise BenchStopped(received[0])
 
 
 class BenchRefused(Exception):
