@@ -13,8 +13,9 @@ ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PIP_NO_CACHE_DIR=1
 
 WORKDIR /src
-# What the wheel is built from, nothing else (pyproject.toml's readme is README.md).
-COPY pyproject.toml README.md ./
+# What the wheel is built from, nothing else (pyproject.toml's readme is README.md, its
+# license-files LICENSE).
+COPY pyproject.toml README.md LICENSE ./
 COPY bot/ bot/
 COPY cogs/ cogs/
 COPY render/ render/

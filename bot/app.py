@@ -18,11 +18,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import discord
 from discord.ext import commands
 
+from bot.aiosqlite_threads import aiosqlite_threads_ended
 from bot.command_sync import sync_commands
-from bot.config import Settings, Tuning, one_line, store_problem
+from bot.config import Settings, Tuning, one_line, store_problem, token_problem
 from bot.heartbeat import HEARTBEAT_EVERY, heartbeat_payload, write_heartbeat
 from bot.i18n import normalise_language, t
 from bot.logging_setup import configure_logging
@@ -64,6 +66,12 @@ SYNC_MODES = ("auto", "force", "off")
 
 #: Seconds between two log lines of the shard ids and the gateway latencies.
 LATENCY_LOG_EVERY = 600.0
+
+#: Seconds the start waits for Discord's answer to its login before giving up.
+DISCORD_TIMEOUT = 30.0
+#: How the line about an unreachable Discord ends: a container (restart: unless-stopped)
+#: or a process manager starts the bot again on exit code 1.
+UNREACHABLE_END = "; nothing was changed, exiting with code 1 (start again later)"
 
 
 class MonopolyBot(commands.Bot):
@@ -363,11 +371,12 @@ def create_bot(settings: Settings, **options: Any) -> MonopolyBot:
 async def check_store(settings: Settings) -> str | None:
     """Open and close the store of ``settings`` once; None if it works, else one line.
 
-    Run before connecting to Discord so that a bad store setting stops the bot at once
-    with a line naming the setting: a wrong URL scheme (from :func:`store_for`), a server
-    that cannot be reached, a database migrated by a newer bot, a file that cannot be
-    opened. Nothing is written in those cases (a newer schema is refused before any
-    migration); a good store is opened as the bot would open it.
+    Run after the login over HTTP and before the gateway (:func:`preflight`), so that a
+    bad store setting stops the bot with a line naming the setting: a wrong URL scheme
+    (from :func:`store_for`), a server that cannot be reached, a database migrated by a
+    newer bot, a file that cannot be opened. Nothing is written in those cases (a newer
+    schema is refused before any migration); a good store is opened as the bot would
+    open it.
     """
     try:
         store = store_for(settings)
@@ -384,21 +393,94 @@ async def check_store(settings: Settings) -> str | None:
     return None
 
 
+def unreachable_line(error: BaseException, timeout: float = DISCORD_TIMEOUT) -> str:
+    """The one line (with its newline) for a Discord that cannot be reached: no
+    connection, no answer within ``timeout`` seconds, or a server error (HTTP 5xx)."""
+    if isinstance(error, discord.HTTPException):
+        reason = f"Discord answered HTTP {error.status} ({one_line(error)})"
+    elif isinstance(error, TimeoutError) and not str(error):
+        reason = f"no answer from Discord within {timeout:g} s"
+    else:
+        reason = f"{type(error).__name__}: {one_line(error)}"
+    return f"monopoly-bot: cannot reach Discord: {reason}{UNREACHABLE_END}\n"
+
+
+async def check_discord(token: str, *, timeout: float = DISCORD_TIMEOUT) -> str | None:
+    """Log in to Discord over HTTP once (``GET /users/@me``, what ``Client.login`` asks
+    first); None if Discord accepts the token, else the text to print before exit code 1.
+
+    That text is :data:`BAD_TOKEN_MESSAGE` for a token Discord rejects (or another 4xx,
+    on one line), and one line (:func:`unreachable_line`) for a Discord that cannot be
+    reached: no connection (DNS, refused, TLS), no answer within ``timeout`` seconds, or
+    HTTP 5xx. The session is closed in every case, so no warning or traceback follows.
+    """
+    http = discord.http.HTTPClient(asyncio.get_running_loop())
+    try:
+        async with asyncio.timeout(timeout):
+            await http.static_login(token)
+    except discord.LoginFailure:
+        return BAD_TOKEN_MESSAGE
+    except discord.DiscordServerError as error:
+        return unreachable_line(error, timeout)
+    except discord.HTTPException as error:
+        return f"monopoly-bot: Discord refused the login: HTTP {error.status} ({one_line(error)})\n"
+    # aiohttp's connection errors are OSErrors; TimeoutError is asyncio's, too.
+    except (aiohttp.ClientError, OSError, TimeoutError) as error:
+        return unreachable_line(error, timeout)
+    finally:
+        await http.close()
+    return None
+
+
+async def preflight(settings: Settings, token: str) -> tuple[int, str] | None:
+    """What ``run`` checks before the gateway, in one event loop: the login over HTTP
+    (:func:`check_discord`), then the store (:func:`check_store`). None if both are
+    fine, else the exit code and the text to print.
+
+    Discord first: a Discord that cannot be reached, or a rejected token, stops the bot
+    before the store is created or migrated.
+    """
+    problem = await check_discord(token)
+    if problem is not None:
+        return 1, problem
+    # The store's threads end before this loop does (see bot/aiosqlite_threads.py).
+    async with aiosqlite_threads_ended():
+        store_line = await check_store(settings)
+    if store_line is not None:
+        return 2, f"monopoly-bot: {store_line}\n"
+    return None
+
+
 def run_bot(settings: Settings) -> int:
     """Run the bot until it stops; return a process exit code.
 
-    Returns 2 without connecting if no token is configured (a help message goes to
-    stderr) or the store cannot be used (one line naming the setting, see
-    :func:`check_store`), 1 if Discord rejects the token, and 0 after a normal shutdown.
+    Checked first, in this order, so that a wrong setting changes nothing: the token's
+    shape (:func:`~bot.config.token_problem`; 2), the store setting (from
+    :func:`store_for`, without touching the store; 2), a login over HTTP (1 if Discord
+    rejects the token or cannot be reached: one line, for a container to restart the
+    bot), then the store opened, migrated and closed again (:func:`check_store`; 2).
+    Returns 2 with a help message if no token is configured, 1 if Discord rejects the
+    token or cannot be reached when the gateway logs in, and 0 after a normal shutdown.
     """
-    if not settings.discord_token:
+    token = settings.discord_token
+    if not token:
         sys.stderr.write(NO_TOKEN_MESSAGE)
         return 2
-    configure_logging(settings.log_level)
-    problem = asyncio.run(check_store(settings))
+    problem = token_problem(token)
     if problem is not None:
         sys.stderr.write(f"monopoly-bot: {problem}\n")
         return 2
+    try:
+        store_for(settings)  # a wrong URL scheme; nothing is opened yet
+    except ValueError as error:
+        sys.stderr.write(f"monopoly-bot: {one_line(error)}\n")
+        return 2
+    configure_logging(settings.log_level)
+    stop = asyncio.run(preflight(settings, token))
+    if stop is not None:
+        code, text = stop
+        sys.stderr.write(text)
+        return code
     # A heartbeat left by an earlier run must not call this start healthy before it
     # has connected.
     with contextlib.suppress(OSError):
@@ -412,9 +494,13 @@ def run_bot(settings: Settings) -> int:
     bot = create_bot(settings, heartbeat_file=settings.heartbeat_file)
     bot.stop_on_sigterm = True
     try:
-        bot.run(settings.discord_token, log_handler=None)
+        bot.run(token, log_handler=None)
     except discord.LoginFailure:
         sys.stderr.write(BAD_TOKEN_MESSAGE)
+        return 1
+    except (aiohttp.ClientError, TimeoutError, discord.DiscordServerError) as error:
+        # Discord went away between the check and the gateway's own login.
+        sys.stderr.write(unreachable_line(error))
         return 1
     return 0
 

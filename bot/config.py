@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import base64
+import logging
 import os
+import re
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -18,6 +21,8 @@ DEFAULT_HEARTBEAT_FILE = Path(tempfile.gettempdir()) / "monopoly-heartbeat"
 #: What a sharded process holds: ``(shard_count, shard ids)``, as the store's timer
 #: queries take it (``shards=``); None for a process that holds every guild.
 ShardFilter = tuple[int, frozenset[int]]
+
+log = logging.getLogger(__name__)
 
 
 class ConfigError(ValueError):
@@ -52,42 +57,142 @@ def shard_of(guild_id: int, shard_count: int) -> int:
     return (guild_id >> 22) % shard_count
 
 
-def parse_dotenv(text: str) -> dict[str, str]:
-    """Parse the text of a ``.env`` file into a dict.
+# The .env grammar of python-dotenv (its parser.py), written out here: a dependency for a
+# hundred lines was not worth it. What it does not do is ${VAR} interpolation, on purpose:
+# a password with a "$" in it stays as written.
+_SPACE_AND_NEWLINES = re.compile(r"\s*")
+_EXPORT = re.compile(r"(?:export[^\S\r\n]+)?")
+_QUOTED_KEY = re.compile(r"'([^']+)'")
+_KEY = re.compile(r"([^=#\s]+)")
+_SPACES = re.compile(r"[^\S\r\n]*")
+_EQUALS = re.compile(r"=[^\S\r\n]*")
+# A backslash always takes the next character with it, so "a\\" ends at its quote
+# (python-dotenv's pattern reads on past it, to the next quote in the file).
+_SINGLE_QUOTED = re.compile(r"'((?:\\.|[^'\\])*)'", re.DOTALL)
+_DOUBLE_QUOTED = re.compile(r'"((?:\\.|[^"\\])*)"', re.DOTALL)
+_UNQUOTED = re.compile(r"[^\r\n]*")
+_INLINE_COMMENT = re.compile(r"\s+#.*")
+_COMMENT = re.compile(r"(?:[^\S\r\n]*#[^\r\n]*)?")
+_LINE_END = re.compile(r"[^\S\r\n]*(?:\r\n|\n|\r|$)")
+_REST_OF_LINE = re.compile(r"[^\r\n]*(?:\r\n|\n|\r)?")
+_NEWLINE = re.compile(r"\r\n|\n|\r")
+#: Escapes decoded in double quotes (python-dotenv's set); single quotes know \\ and \'.
+_DOUBLE_ESCAPES = {
+    "\\": "\\",
+    "'": "'",
+    '"': '"',
+    "a": "\a",
+    "b": "\b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "v": "\v",
+}
+_DOUBLE_ESCAPE = re.compile(r"\\([\\'\"abfnrtv])")
+_SINGLE_ESCAPE = re.compile(r"\\([\\'])")
 
-    Supported: ``KEY=VALUE`` lines, blank lines, ``#`` comment lines, an optional
-    ``export`` prefix, values in single or double quotes (kept verbatim inside), and
-    `` # comment`` after an unquoted value. Lines without ``=`` are ignored.
+
+class _DotenvSyntax(Exception):
+    """A statement of a .env file that cannot be read; ``at`` is where reading stopped."""
+
+    def __init__(self, at: int) -> None:
+        super().__init__(at)
+        self.at = at
+
+
+def _match(pattern: re.Pattern[str], text: str, pos: int) -> re.Match[str]:
+    """``pattern`` matched at ``pos``; :class:`_DotenvSyntax` if it does not match there."""
+    found = pattern.match(text, pos)
+    if found is None:
+        raise _DotenvSyntax(pos)
+    return found
+
+
+def _dotenv_value(text: str, pos: int, spaced: bool) -> tuple[str, int]:
+    """The value starting at ``pos`` (after ``=`` and its spaces) and where it ends.
+
+    ``spaced``: whether spaces followed the ``=``, so that a ``#`` here starts a comment
+    (``KEY= # note`` is empty) while ``KEY=#x`` is the value ``#x``.
     """
+    first = text[pos : pos + 1]
+    if first == "'":
+        found = _match(_SINGLE_QUOTED, text, pos)
+        return _SINGLE_ESCAPE.sub(lambda m: m[1], found[1]), found.end()
+    if first == '"':
+        found = _match(_DOUBLE_QUOTED, text, pos)
+        return _DOUBLE_ESCAPE.sub(lambda m: _DOUBLE_ESCAPES[m[1]], found[1]), found.end()
+    found = _match(_UNQUOTED, text, pos)
+    if spaced and found[0].startswith("#"):
+        return "", found.end()
+    return _INLINE_COMMENT.sub("", found[0]).rstrip(), found.end()
+
+
+def _dotenv_statement(text: str, pos: int) -> tuple[str | None, str | None, int]:
+    """One statement from ``pos`` (at its first character): ``(key, value, end)``.
+
+    The key is None for a comment line, the value None for a key without ``=`` (both are
+    skipped). Raises :class:`_DotenvSyntax` for anything else that is not a statement.
+    """
+    pos = _match(_EXPORT, text, pos).end()
+    key: str | None = None
+    if text.startswith("#", pos):
+        pass  # a comment line: read by _COMMENT below
+    else:
+        found = _match(_QUOTED_KEY if text.startswith("'", pos) else _KEY, text, pos)
+        key, pos = found[1], found.end()
+    pos = _match(_SPACES, text, pos).end()
+    value: str | None = None
+    if text.startswith("=", pos):
+        equals = _match(_EQUALS, text, pos)
+        value, pos = _dotenv_value(text, equals.end(), spaced=equals.end() - pos > 1)
+    pos = _match(_COMMENT, text, pos).end()
+    pos = _match(_LINE_END, text, pos).end()
+    return key, value, pos
+
+
+def parse_dotenv(text: str, *, source: str = ".env") -> dict[str, str]:
+    """Parse the text of a ``.env`` file into a dict, the way python-dotenv reads it.
+
+    ``KEY=VALUE`` statements; blank lines and ``#`` comment lines; a UTF-8 byte-order mark
+    at the start (Windows editors write one); CRLF or LF line endings; an optional
+    ``export`` in front; spaces around ``=``; values in single quotes (only ``\\'`` and
+    ``\\\\`` are escapes) or double quotes (``\\n``, ``\\t``, ``\\"``, ``\\\\`` and the
+    other C escapes), either of which may span lines; `` # comment`` after an unquoted
+    value (``a#b`` keeps its ``#``). A later key wins. No ``${VAR}`` interpolation: a
+    value is taken as written.
+
+    A statement that cannot be read (e.g. an unclosed quote) is skipped up to the end of
+    the line where reading stopped, with a warning naming ``source`` and the line number
+    (never the line, which may hold a secret).
+    """
+    text = text.removeprefix("\ufeff")
     values: dict[str, str] = {}
-    for raw_line in text.splitlines():
-        line = raw_line.strip()
-        if not line or line.startswith("#"):
+    pos = 0
+    while True:
+        pos = _match(_SPACE_AND_NEWLINES, text, pos).end()
+        if pos >= len(text):
+            return values
+        try:
+            key, value, end = _dotenv_statement(text, pos)
+        except _DotenvSyntax as problem:
+            line = len(_NEWLINE.findall(text, 0, pos)) + 1
+            log.warning("%s: line %d cannot be read; it is skipped", source, line)
+            pos = _match(_REST_OF_LINE, text, problem.at).end()
             continue
-        if line.startswith("export "):
-            line = line[len("export ") :].lstrip()
-        key, sep, value = line.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            continue
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-            value = value[1:-1]
-        else:
-            comment_at = value.find(" #")
-            if comment_at != -1:
-                value = value[:comment_at].rstrip()
-        values[key] = value
-    return values
+        pos = end
+        if key is not None and value is not None:
+            values[key] = value
 
 
 def load_dotenv(path: str | os.PathLike[str] = DEFAULT_ENV_FILE) -> dict[str, str]:
     """Read and parse a ``.env`` file; return an empty dict if it does not exist."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        # utf-8-sig: a byte-order mark is not part of the first key.
+        text = Path(path).read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         return {}
-    return parse_dotenv(text)
+    return parse_dotenv(text, source=str(path))
 
 
 def parse_shard_count(raw: str | None) -> int | None:
@@ -157,6 +262,51 @@ def check_shard_settings(
             raise ConfigError(f"MONOPOLY_SHARD_IDS names shard {shard} twice")
         seen.add(shard)
     return tuple(shard_ids)
+
+
+#: The URL form of a SQLite file that ``monopoly-bot store copy`` takes, also accepted in
+#: ``MONOPOLY_DB_PATH``: ``sqlite:///relative/path.db`` or ``sqlite:////absolute/path.db``.
+SQLITE_URL_PREFIX = "sqlite:///"
+#: A URL's scheme at the start of a setting (two letters at least: ``C:/`` is a drive).
+_URL_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]+)://")
+
+
+def parse_db_path(raw: str | None) -> Path:
+    """``MONOPOLY_DB_PATH`` as the SQLite file it names (the default if unset).
+
+    A plain path, or the same as a ``sqlite:///path`` URL (the form ``store copy`` takes).
+    Any other URL raises :class:`ConfigError`: a ``postgresql://`` one belongs in
+    ``MONOPOLY_DATABASE_URL`` (the message says so). Taken as a path, a URL would become
+    a file of that name, and the password in it would be logged as the file's name; the
+    message names only the scheme, never the value.
+    """
+    if raw is None:
+        return DEFAULT_DB_PATH
+    found = _URL_SCHEME.match(raw)
+    if found is None:
+        return Path(raw)
+    scheme = found[1].lower()
+    if scheme in ("postgresql", "postgres"):
+        raise ConfigError(
+            f"MONOPOLY_DB_PATH holds a {scheme}:// URL, but it names the SQLite file; put the "
+            "URL in MONOPOLY_DATABASE_URL and leave MONOPOLY_DB_PATH empty"
+        )
+    if scheme != "sqlite":
+        raise ConfigError(
+            f"MONOPOLY_DB_PATH must be the path of the SQLite file (or sqlite:///path), not a "
+            f"{scheme}:// URL; a PostgreSQL database goes in MONOPOLY_DATABASE_URL"
+        )
+    if not raw.lower().startswith(SQLITE_URL_PREFIX):
+        raise ConfigError(
+            "MONOPOLY_DB_PATH: a SQLite URL has three slashes before the path: "
+            "sqlite:///relative/path.db or sqlite:////absolute/path.db"
+        )
+    path = raw[len(SQLITE_URL_PREFIX) :]
+    if not path or path == ":memory:" or "?" in path:
+        raise ConfigError(
+            "MONOPOLY_DB_PATH: the sqlite:/// URL names no database file (sqlite:///data/monopoly.db)"
+        )
+    return Path(path)
 
 
 @dataclass(frozen=True)
@@ -231,9 +381,10 @@ class Settings:
         variable does not hide a value from the file.
 
         Raises :class:`ConfigError` (a :class:`ValueError`) with one line naming the
-        setting if ``MONOPOLY_DEV_GUILD_ID`` is not an integer or the shard settings
-        are wrong (see :func:`check_shard_settings`). ``MONOPOLY_DATABASE_URL`` is checked by
-        :func:`bot.store.store_for`, which knows the drivers.
+        setting if ``MONOPOLY_DEV_GUILD_ID`` is not an integer, the shard settings
+        are wrong (see :func:`check_shard_settings`) or ``MONOPOLY_DB_PATH`` is a URL
+        other than ``sqlite:///path`` (see :func:`parse_db_path`). ``MONOPOLY_DATABASE_URL``
+        is checked by :func:`bot.store.store_for`, which knows the drivers.
         """
         source = os.environ if environ is None else environ
         file_values = load_dotenv(env_file) if env_file is not None else {}
@@ -257,16 +408,36 @@ class Settings:
 
         shard_count = parse_shard_count(get("MONOPOLY_SHARD_COUNT"))
         shard_ids = parse_shard_ids(get("MONOPOLY_SHARD_IDS"))
+        database_url = get("MONOPOLY_DATABASE_URL")
+        if database_url is not None and misplaced_password(database_url):
+            raise ConfigError(
+                "MONOPOLY_DATABASE_URL is not a valid URL: it has an '@' after the host (a typo "
+                "in '://'?); write postgresql://user:password@host:5432/database (%40 for an @ "
+                "inside a name)"
+            )
         return cls(
             discord_token=get("DISCORD_TOKEN"),
-            db_path=Path(get("MONOPOLY_DB_PATH") or DEFAULT_DB_PATH),
+            db_path=parse_db_path(get("MONOPOLY_DB_PATH")),
             log_level=(get("MONOPOLY_LOG_LEVEL") or DEFAULT_LOG_LEVEL).upper(),
             dev_guild_id=dev_guild_id,
-            database_url=get("MONOPOLY_DATABASE_URL"),
+            database_url=database_url,
             shard_count=shard_count,
             shard_ids=shard_ids,
             heartbeat_file=Path(get("MONOPOLY_HEARTBEAT_FILE") or DEFAULT_HEARTBEAT_FILE),
         )
+
+
+def misplaced_password(url: str) -> bool:
+    """Whether ``url`` has an ``@`` after its host, where a password may have ended up.
+
+    ``postgresql:/user:password@host/db`` (one slash) reads as a URL without a host whose
+    path is ``/user:password@host/db``: messages naming "the database" would show the
+    password. Such a URL is refused instead (an ``@`` in a name is written ``%40``).
+    """
+    try:
+        return "@" in urlsplit(url.strip()).path
+    except ValueError:
+        return False  # not readable at all: the driver refuses it without showing it
 
 
 def redact_url(url: str) -> str:
@@ -295,6 +466,83 @@ def redact_url(url: str) -> str:
         ]
         parts = parts._replace(query=urlencode(query, safe="*"))
     return urlunsplit(parts)
+
+
+#: What may be a password in any text: ``:secret@`` (a URL's user info, also in a URL
+#: too broken to parse) and ``password=secret`` (libpq's query parameter).
+_PASSWORD_SHAPES = (
+    # No "/": the "://" after a scheme is not a password (a password holding one unencoded
+    # is no URL any reader would take apart the same way).
+    re.compile(r"(?<=:)[^\s@'\"/]+(?=@)"),
+    re.compile(r"(?<=password=)[^\s&'\"]+", re.IGNORECASE),
+)
+
+
+def hide_passwords(text: str) -> str:
+    """``text`` with whatever looks like a password replaced by ``***``: a safety net for
+    messages that repeat a value as given (a URL with a typo that :func:`redact_url` cannot
+    read). ``user:secret@host`` becomes ``user:***@host``; a ``:`` before an ``@`` never
+    appears in a path or message the bot writes otherwise.
+    """
+    for shape in _PASSWORD_SHAPES:
+        text = shape.sub("***", text)
+    return text
+
+
+#: One part of a Discord bot token (three of them, separated by dots): base64url text.
+_TOKEN_PART = re.compile(r"[A-Za-z0-9_-]+")
+#: Where a bot token comes from, for the messages about a wrong one.
+TOKEN_HINT = (
+    "copy it from https://discord.com/developers/applications (your application -> Bot -> "
+    "Reset Token); the client secret, application ID and public key are not the token"
+)
+
+
+def token_problem(token: str) -> str | None:
+    """Why ``token`` cannot be a Discord bot token (one line naming ``DISCORD_TOKEN``), or
+    None if its shape is right.
+
+    Only the shape: three parts of base64url text separated by dots (the bot's id, a
+    time, a signature). Whether Discord accepts it is for the login to find out; this
+    catches what is surely wrong before anything else is done (quotes or a ``Bot ``
+    prefix copied along, a client secret or an application id in its place). The line
+    never repeats the token.
+    """
+    what = "DISCORD_TOKEN does not look like a bot token"
+    if not token:
+        return f"{what}: it is empty"
+    if token.lower().startswith(("bot ", "bearer ")):
+        prefix = token.split(" ", 1)[0]
+        return f"{what}: it starts with {prefix!r}; give the token alone (the bot adds {prefix!r})"
+    if any(quote in token for quote in "\"'"):
+        return f"{what}: it contains quotes; give the token without them"
+    if any(char.isspace() for char in token):
+        return f"{what}: it contains spaces; {TOKEN_HINT}"
+    parts = token.split(".")
+    if len(parts) != 3 or not all(parts):
+        return f"{what}: a bot token is three parts separated by dots; {TOKEN_HINT}"
+    if not all(_TOKEN_PART.fullmatch(part) for part in parts):
+        return (
+            f"{what}: it holds characters a token never has (letters, digits, - and _ only, "
+            f"between the dots); {TOKEN_HINT}"
+        )
+    return None
+
+
+def token_client_id(token: str | None) -> int | None:
+    """The bot's user id that the first part of a bot token encodes (base64 of its digits),
+    or None if ``token`` does not have that shape.
+
+    For a bot that is its application's client id (the OAuth2 ``client_id``).
+    """
+    if not token or token_problem(token) is not None:
+        return None
+    first = token.split(".", 1)[0]
+    try:
+        digits = base64.urlsafe_b64decode(first + "=" * (-len(first) % 4)).decode("ascii")
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return int(digits) if digits.isdigit() and digits[0] != "0" else None
 
 
 @dataclass(frozen=True)

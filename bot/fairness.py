@@ -53,6 +53,7 @@ from bot.engine.game import new_game
 from bot.engine.record import RECORD_FORMAT
 from bot.engine.rules import Rules
 from bot.engine.state import STATE_FORMAT, GameState
+from bot.settings import FairDice, GameSettings
 
 #: The name and version of the scheme (an export's ``fairness.scheme``): a secret committed
 #: when the lobby opens, the seed derived from it and the players' words at the start.
@@ -510,22 +511,20 @@ def differences(expected: Mapping[str, Any], found: Any) -> tuple[str, ...]:
 
 # -- the seed in a game's settings ---------------------------------------------------------
 
-#: The settings key of the generator's seed: secret until the game is over (nothing shows
-#: it before). In ``monopoly-seed/2`` it is written at the start, derived from the secret.
-SEED_KEY = "fair_seed"
-#: The settings key of the full fingerprint: public from the lobby's opening (in
-#: ``monopoly-seed/1`` games from the start).
-FINGERPRINT_KEY = "seed_fingerprint"
-#: The settings key of the secret committed to when the lobby opened (``monopoly-seed/2``):
-#: shown when the game is over, or when the lobby is closed without a game.
-SECRET_KEY = "fair_secret"
-#: The settings key of the scheme a game committed by (absent: ``monopoly-seed/1``).
-SCHEME_KEY = "fair_scheme"
-#: The settings key of the lobby's words while it is open: ``{user id as text: words}``.
-LOBBY_WORDS_KEY = "lobby_words"
-#: The settings key of the words the seed was derived from, written at the start and
-#: public from then on: ``[{"name": player, "words": text}]`` in seat order.
-WORDS_KEY = "seed_words"
+# The settings keys are those of the typed section :class:`bot.settings.FairDice` (which
+# documents each); the patches below are built with its names.
+#: The generator's seed: secret until the game is over.
+SEED_KEY = FairDice.seed.name
+#: The full fingerprint: public from the lobby's opening.
+FINGERPRINT_KEY = FairDice.fingerprint.name
+#: The secret committed to when the lobby opened (``monopoly-seed/2``).
+SECRET_KEY = FairDice.secret.name
+#: The scheme a game committed by (absent: ``monopoly-seed/1``).
+SCHEME_KEY = FairDice.scheme.name
+#: The lobby's words while it is open: ``{user id as text: words}``.
+LOBBY_WORDS_KEY = FairDice.lobby_words.name
+#: The words the seed was derived from: ``[{"name": player, "words": text}]``.
+WORDS_KEY = FairDice.seed_words.name
 
 
 def commit(seed: int, game_id: int) -> dict[str, Any]:
@@ -548,15 +547,16 @@ def commit_secret(secret: int, game_id: int) -> dict[str, Any]:
     }
 
 
-def lobby_words(settings: Mapping[str, Any]) -> list[dict[str, str]]:
+def lobby_words(settings: GameSettings | Mapping[str, Any]) -> list[dict[str, str]]:
     """The words of the lobby's players as the start keeps them (:data:`WORDS_KEY`): one
     ``{"name", "words"}`` per player who set some, in seat (joining) order. Computer
     seats have none; words of someone no longer in the lobby are not counted."""
-    typed = settings.get(LOBBY_WORDS_KEY)
+    settings = _typed(settings)
+    typed = settings.fair.lobby_words
     if not isinstance(typed, Mapping):
         return []
     found = []
-    for player in settings.get("players", []):
+    for player in settings.lobby.players:
         words = typed.get(str(player.get("id")))
         if isinstance(words, str) and words and not player.get("computer"):
             found.append({"name": str(player.get("name", "?")), "words": words})
@@ -592,19 +592,25 @@ class Committed:
         return [text for _, text in self.words]
 
 
-def committed(settings: Mapping[str, Any]) -> Committed | None:
+def _typed(settings: GameSettings | Mapping[str, Any]) -> GameSettings:
+    """The settings as :class:`GameSettings` (the command line passes the stored JSON)."""
+    return settings if isinstance(settings, GameSettings) else GameSettings.from_stored(settings)
+
+
+def committed(settings: GameSettings | Mapping[str, Any]) -> Committed | None:
     """What the settings of a game or lobby committed to, or None (nothing kept: a game
     from before checkable dice). Reads secrets: the callers show them only when allowed
     (the game is over, or the lobby was closed)."""
-    full = settings.get(FINGERPRINT_KEY)
-    seed = settings.get(SEED_KEY)
+    fair = _typed(settings).fair
+    full = fair.fingerprint
+    seed = fair.seed
     seed = seed if type(seed) is int else None
-    secret = settings.get(SECRET_KEY)
+    secret = fair.secret
     if not isinstance(full, str) or not full:
         return None
     if type(secret) is not int:
         return None if seed is None else Committed(SCHEME_1, full, seed)
-    raw = settings.get(WORDS_KEY)
+    raw = fair.seed_words
     words = tuple(
         (str(entry.get("name", "?")), entry["words"])
         for entry in (raw if isinstance(raw, list) else [])
@@ -613,7 +619,9 @@ def committed(settings: Mapping[str, Any]) -> Committed | None:
     return Committed(SCHEME, full, seed, secret, words)
 
 
-def export_fairness(settings: Mapping[str, Any], game_id: int) -> dict[str, Any] | None:
+def export_fairness(
+    settings: GameSettings | Mapping[str, Any], game_id: int
+) -> dict[str, Any] | None:
     """The ``fairness`` object of a finished game's export, or None (no seed was kept).
 
     ``scheme``, ``game_id``, ``seed`` (the generator's) and ``fingerprint``; a
@@ -621,7 +629,7 @@ def export_fairness(settings: Mapping[str, Any], game_id: int) -> dict[str, Any]
     Only for a finished game: the caller checks that (a running game's seed is secret).
     """
     found = committed(settings)
-    seed = settings.get(SEED_KEY)
+    seed = _typed(settings).fair.seed
     if found is None and type(seed) is int:  # a seed kept without its fingerprint
         found = Committed(SCHEME_1, fingerprint(seed, game_id), seed)
     if found is None or found.seed is None:

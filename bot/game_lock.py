@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from dataclasses import dataclass
 from typing import Any
 
+from bot.settings import GameSettings, SettingsPatch
 from bot.store import GameRow
 
 
@@ -41,39 +41,29 @@ class GameLock:
 class SettingsEdit:
     """A game's row and the copy of its settings being changed (see ``editing``).
 
-    ``settings`` must be the edit's own (deep) copy: :meth:`changes` compares it with
-    ``row.settings``, so a nested value changed in place must not change the row too.
+    ``settings`` must be the edit's own copy (:meth:`GameSettings.from_stored`):
+    :meth:`changes` compares it with ``row.settings``, so a nested value changed in place
+    must not change the row too.
     """
 
     row: GameRow
-    settings: dict[str, Any]
+    settings: GameSettings
     cancelled: bool = False
 
     def cancel(self) -> None:
         """Write nothing back at the end of the block."""
         self.cancelled = True
 
-    def changes(self) -> tuple[dict[str, Any], list[str]]:
+    def patch(self) -> SettingsPatch:
         """The top-level keys set (new or changed) and removed, against the row as read.
 
         What a versioned write sends back (``GameStore.patch_settings``), so keys the
         edit did not touch stay as stored. ``1``, ``1.0`` and ``True`` count as
         different values, as they are different JSON.
         """
-        before = self.row.settings
-        changed = {
-            key: value
-            for key, value in self.settings.items()
-            if key not in before or not _same(before[key], value)
-        }
-        return changed, [key for key in before if key not in self.settings]
+        return self.settings.patch(self.row.settings)
 
-
-def _same(old: Any, new: Any) -> bool:
-    """Whether two settings values are the same JSON (``==`` alone has ``1 == True``)."""
-    if old != new:
-        return False
-    try:
-        return json.dumps(old, sort_keys=True) == json.dumps(new, sort_keys=True)
-    except (TypeError, ValueError):
-        return True  # not JSON at all: the store refuses it if it is written
+    def changes(self) -> tuple[dict[str, Any], list[str]]:
+        """:meth:`patch` as ``(set, remove)``."""
+        patch = self.patch()
+        return patch.set, patch.remove

@@ -10,26 +10,18 @@ reconciler (``cogs/core/reconcile.py``) puts it right.
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.cardgame import CardState
-from bot.fairness import FINGERPRINT_KEY
+from bot.settings import GameSettings, MessageRecords
 from bot.store import GameRow, GameStatus
 
 #: Parts a game can miss, in the order the reconciler repairs them.
 PARTS = ("timers", "lobby", "turn", "picture", "table", "auction", "offers", "unbutton", "final")
-#: The settings key of what the live turn message shows: ``{"text", "image",
-#: "attachment"}`` (keys of its text and picture, and the picture's attachment id; an
-#: ``image`` of None: the message went out without its picture).
-TURN_SHOWN = "turn_shown"
-#: The settings key of old messages whose buttons could not be taken off yet:
-#: ``{message id: None or {"embed": …, "keep": attachment id}}``.
-UNBUTTON = "unbutton"
-#: The settings key of a game whose end (final message, seed, recap) did not go out:
-#: the publisher sets it when that post fails and removes it once the end is shown.
-FINAL_DUE = "final_due"
-#: The settings key of the message that showed a game's end (and revealed its seed).
-FINAL_MESSAGE = "final_message"
+# The publisher's records this module reads are keys of the typed section
+# :class:`bot.settings.MessageRecords` (which documents them); their names, for tests.
+TURN_SHOWN = MessageRecords.turn_shown.name
+UNBUTTON = MessageRecords.unbutton.name
+FINAL_DUE = MessageRecords.final_due.name
+FINAL_MESSAGE = MessageRecords.final_message.name
 
 
 def missing_parts(row: GameRow) -> list[str]:
@@ -45,45 +37,44 @@ def missing_parts(row: GameRow) -> list[str]:
       be drawn);
     * ``offers``: an open trade offer or lot offer without its public message;
     * ``unbutton``: old messages whose buttons could not be taken off yet;
-    * ``final``: a finished game whose end could not be posted (:data:`FINAL_DUE`), or one
-      that committed to a seed and has no message revealing it (:data:`FINAL_MESSAGE`):
+    * ``final``: a finished game whose end could not be posted (``final_due``), or one
+      that committed to a seed and has no message revealing it (``final_message``):
       the process may have died between the last action and its post.
 
     Games stored before these records existed (no ``turn_seq``) count as live; a click on
     their outdated buttons still finds them (``stale_message``).
     """
-    settings = row.settings
+    settings = GameSettings.of(row)
+    records = settings.records
     if row.status == GameStatus.LOBBY:
-        return [] if settings.get("lobby_message") else ["lobby"]
+        return [] if records.lobby_message else ["lobby"]
     state = row.state
     if row.status == GameStatus.FINISHED and row.state is not None:
-        unshown = FINGERPRINT_KEY in settings and FINAL_MESSAGE not in settings
-        return ["final"] if unshown or settings.get(FINAL_DUE) is not None else []
+        unshown = settings.fair.committed_at_all and not records.end_shown
+        return ["final"] if unshown or records.final_due is not None else []
     if row.status != GameStatus.RUNNING or state is None or state.phase == "over":
         return []
     missing = []
-    if settings.get("planned_seq") != state.seq:
+    if settings.play.planned_seq != state.seq:
         missing.append("timers")
     if isinstance(state, CardState):
-        seq = settings.get("table_seq", state.seq)
-        if not settings.get("table_message") or seq != state.seq:
+        seq = records.stored_or(MessageRecords.table_seq, state.seq)
+        if not records.table_message or seq != state.seq:
             missing.append("table")
         return missing
-    seq = settings.get("turn_seq", state.seq)
-    if not settings.get("turn_message") or (seq != state.seq and state.auction is None):
+    seq = records.stored_or(MessageRecords.turn_seq, state.seq)
+    if not records.turn_message or (seq != state.seq and state.auction is None):
         missing.append("turn")
-    elif (settings.get(TURN_SHOWN) or {"image": ""}).get("image") is None:
+    elif (records.turn_shown or {"image": ""}).get("image") is None:
         missing.append("picture")
-    auction_seq = settings.get("auction_seq", state.seq)
-    if state.auction is not None and (
-        not settings.get("auction_message") or auction_seq != state.seq
-    ):
+    auction_seq = records.stored_or(MessageRecords.auction_seq, state.seq)
+    if state.auction is not None and (not records.auction_message or auction_seq != state.seq):
         missing.append("auction")
-    shown = settings.get("trade_messages", {})
-    lots_missing = state.lot_offer is not None and not settings.get("lot_offer_message")
+    shown = records.trade_messages
+    lots_missing = state.lot_offer is not None and not records.lot_offer_message
     if any(str(trade["id"]) not in shown for trade in state.trades) or lots_missing:
         missing.append("offers")
-    if settings.get(UNBUTTON):
+    if records.unbutton:
         missing.append("unbutton")
     return missing
 
@@ -100,21 +91,16 @@ def stale_message(row: GameRow, message_id: int | None, shown_seq: int | None) -
     state = row.state
     if state is None or message_id is None or shown_seq is None or shown_seq == state.seq:
         return None
-    settings = row.settings
+    records = GameSettings.of(row).records
     if isinstance(state, CardState):
-        legacy = "table_seq" not in settings
-        return "table" if legacy and settings.get("table_message") == message_id else None
-    legacy = "turn_seq" not in settings
-    own = settings.get("turn_message") == message_id and state.auction is None
+        legacy = not records.has(MessageRecords.table_seq)
+        return "table" if legacy and records.table_message == message_id else None
+    legacy = not records.has(MessageRecords.turn_seq)
+    own = records.turn_message == message_id and state.auction is None
     return "turn" if legacy and own else None
 
 
-def record_end(settings: dict[str, Any], seq: int, message_id: int | None) -> bool:
+def record_end(settings: GameSettings, seq: int, message_id: int | None) -> bool:
     """Record in ``settings`` whether the end of the game (state ``seq``) went out, as the
     message ``message_id`` (None: it did not, the reconciler posts it); True if it did."""
-    if message_id is None:
-        settings[FINAL_DUE] = seq
-        return False
-    settings.pop(FINAL_DUE, None)
-    settings[FINAL_MESSAGE] = message_id
-    return True
+    return settings.records.record_end(seq, message_id)

@@ -14,6 +14,7 @@ from bot.engine.board import load_board
 from bot.engine.errors import IllegalAction
 from bot.engine.rules import Rules
 from bot.engine.themes import available_themes, load_theme, theme_from_dict
+from bot.settings import GameSettings
 from bot.store import GameStore
 
 THEME, BOARD = "theme", "board"
@@ -22,33 +23,35 @@ AUTOCOMPLETE_MAX = 25  # Discord's limit of suggestions
 
 async def resolve(
     store: GameStore, guild_id: int, preset: str, theme_id: str | None, edition: str | None
-) -> dict[str, Any]:
-    """What a new lobby's settings get for the chosen theme and board.
+) -> GameSettings:
+    """What a new lobby's settings get for the chosen theme and board (lobby keys only).
 
     ``theme`` (and ``theme_data`` for a server theme), ``board_data`` and the rules
     override ``board`` for a server's board. Raises :class:`IllegalAction` for an unknown
     theme or board, or a theme made for another board than the game's.
     """
-    settings: dict[str, Any] = {"theme": None}
+    settings = GameSettings()
+    lobby = settings.lobby
+    lobby.theme = None
     board_id = Rules.from_preset(preset).board
     if edition:
         boards = await store.guild_files(guild_id, BOARD)
         if edition not in boards:
             raise IllegalAction("unknown_edition", edition=edition[:100])
-        settings["board_data"] = boards[edition]
+        lobby.board_data = boards[edition]
         board_id = edition
     if not theme_id:
         return settings
     if theme_id in available_themes():
         theme = load_theme(theme_id)
-        settings["theme"] = theme_id
+        lobby.theme = theme_id
     else:
         own = await store.guild_files(guild_id, THEME)
         if theme_id not in own:
             raise IllegalAction("unknown_theme", theme=theme_id[:100])
         raw = own[theme_id]
         theme = theme_from_dict(raw, load_board(raw["base_board"]))
-        settings.update(theme=theme_id, theme_data=raw)
+        lobby.theme, lobby.theme_data = theme_id, raw
     if theme.base_board != board_id:
         raise IllegalAction("theme_board", theme=theme_id, board=theme.base_board, preset=preset)
     return settings

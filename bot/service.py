@@ -43,9 +43,8 @@ import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
-from bot.asyncplay import timing
 from bot.cardgame import new_game as new_card_game
 from bot.engine.board import available_boards, custom_board
 from bot.engine.computer import LEVELS
@@ -53,14 +52,7 @@ from bot.engine.errors import IllegalAction
 from bot.engine.game import new_game
 from bot.engine.rules import Rules
 from bot.engine.state import GameState
-from bot.fairness import (
-    LOBBY_WORDS_KEY,
-    SECRET_KEY,
-    SEED_KEY,
-    commit_secret,
-    lobby_words,
-    seal,
-)
+from bot.fairness import commit_secret, lobby_words, seal
 from bot.game_lock import GameLock, SettingsEdit
 from bot.i18n import LANGUAGES
 from bot.service_args import (
@@ -75,6 +67,8 @@ from bot.service_args import (
     check_player,
     check_preset,
 )
+from bot.settings import GameSettings
+from bot.settings.lobby import CHOOSABLE
 from bot.store import ApplyResult, GameRow, GameStatus, GameStore, SettingsConflict
 from bot.store.kinds import AnyState
 from bot.text_input import is_sqlite_int, json_problem
@@ -118,10 +112,11 @@ class GameService:
     async def editing(self, game_id: int) -> AsyncIterator[SettingsEdit]:
         """Read, change and write back a game's settings under its lock.
 
-        The block gets a :class:`SettingsEdit` (the row as stored and a deep copy of its
-        settings to change). When the block ends, the top-level keys it changed or
-        removed are written (:meth:`~bot.store.GameStore.patch_settings`), naming the
-        settings version that was read; nothing is written if the block raised (e.g.
+        The block gets a :class:`SettingsEdit` (the row as stored and a copy of its
+        settings to change, :class:`~bot.settings.GameSettings`). When the block ends,
+        the top-level keys it changed or removed are written
+        (:meth:`~bot.store.GameStore.patch_settings`), naming the settings version that
+        was read; nothing is written if the block raised (e.g.
         an ``IllegalAction`` refusing the change), called :meth:`SettingsEdit.cancel`
         or changed nothing.
 
@@ -134,30 +129,49 @@ class GameService:
         """
         async with self.lock(game_id):
             row = await self.store.load(game_id)
-            edit = SettingsEdit(row, copy.deepcopy(row.settings))
+            edit = SettingsEdit(row, GameSettings.of(row))
             yield edit
             if not edit.cancelled:
-                changed, removed = edit.changes()
-                if changed or removed:
+                patch = edit.patch()
+                if patch:
                     await self.store.patch_settings(
-                        game_id, changed, removed, expected_version=row.settings_version
+                        game_id, patch.set, patch.remove, expected_version=row.settings_version
                     )
+
+    @overload
+    async def edit_settings(
+        self,
+        game_id: int,
+        change: Callable[[GameRow, GameSettings], Awaitable[T]],
+        *,
+        attempts: int = EDIT_ATTEMPTS,
+    ) -> T: ...
+
+    @overload
+    async def edit_settings(
+        self,
+        game_id: int,
+        change: Callable[[GameRow, GameSettings], T],
+        *,
+        attempts: int = EDIT_ATTEMPTS,
+    ) -> T: ...
 
     async def edit_settings(
         self,
         game_id: int,
-        change: Callable[[GameRow, dict[str, Any]], T | Awaitable[T]],
+        change: Callable[[GameRow, GameSettings], T | Awaitable[T]],
         *,
         attempts: int = EDIT_ATTEMPTS,
     ) -> T:
         """Change a game's settings with ``change(row, settings)``, redone on a conflict.
 
-        ``change`` gets the row as stored and a deep copy of its settings, changes the
-        copy in place (or raises to refuse, e.g. ``IllegalAction``: nothing is written)
-        and returns what this method returns; it may be a coroutine function. Under the
-        game's lock, the keys it changed or removed are written naming the version that
-        was read. If another process wrote the settings meanwhile
-        (:class:`~bot.store.errors.SettingsConflict`), the settings are read again and
+        ``change`` gets the row as stored and a copy of its settings
+        (:class:`~bot.settings.GameSettings`), changes the copy in place (or raises to
+        refuse, e.g. ``IllegalAction``: nothing is written) and returns what this method
+        returns; it may be a coroutine function. Under the game's lock, the keys it
+        changed or removed are written naming the version that was read. If another
+        process wrote the settings meanwhile (:class:`~bot.store.errors.SettingsConflict`),
+        the settings are read again and
         ``change`` runs again on the fresh row, up to ``attempts`` times in all; after
         the last the conflict is raised. So ``change`` must be safe to run more than once:
         it decides and changes the settings, and leaves messages and timers to the caller
@@ -169,22 +183,22 @@ class GameService:
         for attempt in range(1, attempts + 1):
             async with self.lock(game_id):
                 row = await self.store.load(game_id)
-                edit = SettingsEdit(row, copy.deepcopy(row.settings))
+                edit = SettingsEdit(row, GameSettings.of(row))
                 result = change(row, edit.settings)
                 if inspect.isawaitable(result):
                     result = await result
-                changed, removed = edit.changes()
-                if not changed and not removed:
-                    return result  # type: ignore[return-value]
+                patch = edit.patch()
+                if not patch:
+                    return result
                 try:
                     await self.store.patch_settings(
-                        game_id, changed, removed, expected_version=row.settings_version
+                        game_id, patch.set, patch.remove, expected_version=row.settings_version
                     )
                 except SettingsConflict:
                     if attempt == attempts:
                         raise
                     continue
-                return result  # type: ignore[return-value]
+                return result
         raise AssertionError("unreachable")  # the loop returns or raises
 
     # -- lobby --------------------------------------------------------------------------
@@ -238,27 +252,23 @@ class GameService:
         if board is not None and board not in available_boards():
             raise IllegalAction("bad_option", option=str(board)[:100])
         most = CARD_GAME_MAX_PLAYERS if game == "cards" else rules.max_players
-        settings = {
-            "game": game,
-            "host": host.id,
-            "players": [{"id": host.id, "name": host.name}],
-            "preset": preset,
-            "lang": lang,
-            "theme": theme,
-            "max_players": min(max_players or most, most),
-            "deadline": deadline,
-            **copy.deepcopy(timing.NEW_GAME),
-        }
+        settings = GameSettings()
+        lobby = settings.lobby
+        lobby.game, lobby.host = game, host.id
+        lobby.players = [{"id": host.id, "name": host.name}]
+        lobby.preset, lobby.lang, lobby.theme = preset, lang, theme
+        lobby.max_players = min(max_players or most, most)
+        settings.timing.start_new_game(deadline)
         if theme_data is not None:
-            settings["theme_data"] = theme_data
+            lobby.theme_data = theme_data
         if board_data is not None:
-            settings["board_data"] = board_data
-            settings["overrides"] = {"board": board_data["id"]}
+            lobby.board_data = board_data
+            lobby.overrides = {"board": board_data["id"]}
         elif board is not None and board != rules.board and game == "board":
-            settings["overrides"] = {"board": board}
+            lobby.overrides = {"board": board}
         secret = self._seeds()
         row = await self.store.create_game(
-            guild_id, channel_id, None, created_by=host.id, settings=settings
+            guild_id, channel_id, None, created_by=host.id, settings=settings.to_stored()
         )
         # The fingerprint names the game, whose id the store gives only now. Nobody sees
         # the lobby before this returns (its message is posted after), so the secret is
@@ -267,103 +277,112 @@ class GameService:
         await self.store.patch_settings(row.id, commit_secret(secret, row.id))
         return await self.store.load(row.id)
 
-    async def join(self, game_id: int, player: LobbyPlayer) -> dict[str, Any]:
+    async def join(self, game_id: int, player: LobbyPlayer) -> GameSettings:
         """Add ``player`` (its name repaired) to the lobby; returns the new settings."""
         game_id, player = check_game_id(game_id), check_player(player)
 
-        def change(row: GameRow, settings: dict[str, Any]) -> dict[str, Any]:
+        def change(row: GameRow, settings: GameSettings) -> GameSettings:
             _check_lobby(row)
-            players = list(settings["players"])
+            lobby = settings.lobby
+            players = list(lobby.players)
             if any(p["id"] == player.id for p in players):
                 raise IllegalAction("already_joined")
-            if len(players) >= settings["max_players"]:
-                raise IllegalAction("lobby_full", maximum=settings["max_players"])
+            if len(players) >= lobby.max_players:
+                raise IllegalAction("lobby_full", maximum=lobby.max_players)
             players.append({"id": player.id, "name": player.name})
-            settings["players"] = players
+            lobby.players = players
             return settings
 
         return await self.edit_settings(game_id, change)
 
-    async def leave(self, game_id: int, user_id: int) -> dict[str, Any]:
+    async def leave(self, game_id: int, user_id: int) -> GameSettings:
         """Remove a player from the lobby (the host cannot leave; they end it)."""
         game_id, user_id = check_game_id(game_id), check_id(user_id, "user_id")
 
-        def change(row: GameRow, settings: dict[str, Any]) -> dict[str, Any]:
+        def change(row: GameRow, settings: GameSettings) -> GameSettings:
             _check_lobby(row)
-            if user_id == settings["host"]:
+            lobby = settings.lobby
+            if lobby.is_host(user_id):
                 raise IllegalAction("host_cannot_leave")
-            players = [p for p in settings["players"] if p["id"] != user_id]
-            if len(players) == len(settings["players"]):
+            players = [p for p in lobby.players if p["id"] != user_id]
+            if len(players) == len(lobby.players):
                 raise IllegalAction("not_in_lobby")
-            settings["players"] = players
+            lobby.players = players
             # Whoever leaves takes their words along (docs/fair-dice.md).
-            typed = settings.get(LOBBY_WORDS_KEY)
+            typed = settings.fair.lobby_words
             if isinstance(typed, dict) and str(user_id) in typed:
-                settings[LOBBY_WORDS_KEY] = {k: v for k, v in typed.items() if k != str(user_id)}
+                settings.fair.lobby_words = {k: v for k, v in typed.items() if k != str(user_id)}
             return settings
 
         return await self.edit_settings(game_id, change)
 
-    async def add_computer(self, game_id: int, user_id: int, level: str) -> dict[str, Any]:
+    async def add_computer(self, game_id: int, user_id: int, level: str) -> GameSettings:
         """The host seats a computer player of ``level`` in the lobby; the new settings."""
         game_id, user_id = check_game_id(game_id), check_id(user_id, "user_id")
         if not isinstance(level, str) or level not in LEVELS:
             raise IllegalAction("bad_option", option=level)
 
-        def change(row: GameRow, settings: dict[str, Any]) -> dict[str, Any]:
+        def change(row: GameRow, settings: GameSettings) -> GameSettings:
             _check_lobby(row)
-            if user_id != settings["host"]:
+            lobby = settings.lobby
+            if not lobby.is_host(user_id):
                 raise IllegalAction("host_only")
-            players = list(settings["players"])
-            if len(players) >= settings["max_players"]:
-                raise IllegalAction("lobby_full", maximum=settings["max_players"])
+            players = list(lobby.players)
+            if len(players) >= lobby.max_players:
+                raise IllegalAction("lobby_full", maximum=lobby.max_players)
             taken = {p["id"] for p in players}
             number = next(n for n in range(1, 11) if f"cpu{n}" not in taken)
             players.append({"id": f"cpu{number}", "name": f"Computer {number}", "computer": level})
-            settings["players"] = players
+            lobby.players = players
             return settings
 
         return await self.edit_settings(game_id, change)
 
-    async def remove_computer(self, game_id: int, user_id: int) -> dict[str, Any]:
+    async def remove_computer(self, game_id: int, user_id: int) -> GameSettings:
         """The host takes the last computer player out of the lobby; the new settings."""
         game_id, user_id = check_game_id(game_id), check_id(user_id, "user_id")
 
-        def change(row: GameRow, settings: dict[str, Any]) -> dict[str, Any]:
+        def change(row: GameRow, settings: GameSettings) -> GameSettings:
             _check_lobby(row)
-            if user_id != settings["host"]:
+            lobby = settings.lobby
+            if not lobby.is_host(user_id):
                 raise IllegalAction("host_only")
-            players = list(settings["players"])
+            players = list(lobby.players)
             computers = [i for i, p in enumerate(players) if p.get("computer")]
             if not computers:
                 raise IllegalAction("no_computer_player")
             del players[computers[-1]]
-            settings["players"] = players
+            lobby.players = players
             return settings
 
         return await self.edit_settings(game_id, change)
 
-    async def update_lobby(self, game_id: int, user_id: int, **changes: Any) -> dict[str, Any]:
+    async def update_lobby(self, game_id: int, user_id: int, **changes: Any) -> GameSettings:
         """The host changes lobby settings (preset, language, rule overrides).
 
-        The changes must be plain JSON and give valid rules, else ``bad_setting`` (or
-        ``bad_option`` for a preset that does not exist) and nothing changes.
+        The changes must be plain JSON, name only those settings and give valid rules,
+        else ``bad_setting`` (or ``bad_option`` for a preset that does not exist) and
+        nothing changes.
         """
         game_id, user_id = check_game_id(game_id), check_id(user_id, "user_id")
         problem = json_problem(changes)
         if problem is not None:
             raise IllegalAction("bad_setting", detail=problem)
+        unknown = sorted(set(changes) - set(CHOOSABLE))
+        if unknown:
+            raise IllegalAction("bad_setting", detail=unknown[0][:100])
 
-        def change(row: GameRow, settings: dict[str, Any]) -> dict[str, Any]:
+        def change(row: GameRow, settings: GameSettings) -> GameSettings:
             _check_lobby(row)
-            if user_id != settings["host"]:
+            lobby = settings.lobby
+            if not lobby.is_host(user_id):
                 raise IllegalAction("host_only")
-            settings.update(copy.deepcopy(changes))
-            overrides = settings.get("overrides", {})
+            lobby.choose(copy.deepcopy(changes))
+            overrides = lobby.overrides
             if not isinstance(overrides, dict):
                 raise IllegalAction("bad_setting", detail="overrides")
             try:
-                Rules.from_preset(check_preset(settings.get("preset")), **overrides)
+                Rules.from_preset(check_preset(lobby.preset), **overrides)
             except (TypeError, ValueError) as error:  # out of bounds or of the wrong type
                 raise IllegalAction("bad_setting", detail=str(error)) from error
             return settings
@@ -396,47 +415,45 @@ class GameService:
     async def _start(self, game_id: int, user_id: int) -> GameRow:
         """One try of :meth:`start` (the caller holds the lock)."""
         row = await self._lobby(game_id)
-        settings = row.settings
-        if user_id != settings["host"]:
+        settings = GameSettings.of(row)
+        lobby = settings.lobby
+        if not lobby.is_host(user_id):
             raise IllegalAction("host_only")
-        players = [(str(p["id"]), p["name"]) for p in settings["players"]]
+        players = [(str(p["id"]), p["name"]) for p in lobby.players]
         # The commitment (docs/fair-dice.md): the secret was drawn and its fingerprint
         # shown when the lobby opened; the seed follows from it and the words, which are
         # fixed from now on. A lobby opened before secrets were committed at the opening
         # (or left without one by a crash) commits to a fresh secret now.
-        changes: dict[str, Any] = {}
-        secret = settings.get(SECRET_KEY)
+        fair = settings.fair
+        secret = fair.secret
         if type(secret) is not int:
             secret = self._seeds()
-            changes.update(commit_secret(secret, game_id))
-        changes.update(seal(secret, lobby_words(settings)))
-        seed = changes[SEED_KEY]
+            fair.update(commit_secret(secret, game_id))
+        fair.update(seal(secret, lobby_words(settings)))
+        seed = fair.seed
         state: AnyState
-        if settings.get("game") == "cards":
+        if lobby.is_cards:
             state = new_card_game(players, seed=seed)
         else:
-            rules = Rules.from_preset(settings["preset"], **settings.get("overrides", {}))
+            rules = lobby.rules()
             # A server's own board travels in the lobby's settings (see open_lobby).
-            data = settings.get("board_data")
+            data = lobby.board_data
             board = custom_board(data) if data else None
             state = new_game(players, seed=seed, rules=rules, board=board)
         # The seed is kept, secret until the game is over, rather than worked out from the
         # start state later, so that it is exactly the number the secret and the words
         # give, whatever the engine's setup draws from the generator.
         computers = {
-            str(seat): p["computer"]
-            for seat, p in enumerate(settings["players"])
-            if p.get("computer")
+            str(seat): p["computer"] for seat, p in enumerate(lobby.players) if p.get("computer")
         }
         if computers:
             # Computer seats play from the first move (see cogs.monopoly._absence).
-            changes["computer"] = {seat: "seat" for seat in computers}
-            changes["computer_level"] = computers
+            settings.play.computer = {seat: "seat" for seat in computers}
+            settings.play.computer_level = computers
+        del fair.lobby_words  # the words are sealed into the seed now
+        patch = settings.patch(row.settings)
         info = await self.store.patch_settings(
-            game_id,
-            changes,
-            [LOBBY_WORDS_KEY] if LOBBY_WORDS_KEY in settings else [],
-            expected_version=row.settings_version,
+            game_id, patch.set, patch.remove, expected_version=row.settings_version
         )
         return await self.store.start_game(
             game_id, state, expected_settings_version=info.settings_version
@@ -478,7 +495,7 @@ class GameService:
         seat = self.seat_of(row.state, user_id)
         if seat is None:
             raise IllegalAction("not_a_player")
-        if row.settings.get("paused"):
+        if GameSettings.of(row).play.paused:
             raise IllegalAction("game_paused")
         result = await self.store.apply(
             game_id, {**action, "player": seat}, expected_seq=expected_seq

@@ -31,6 +31,7 @@ from bot.engine.themes import (
 )
 from bot.i18n import t
 from bot.server_files import BOARD, THEME, catalog, display_name, raw_name, suggest
+from bot.settings import GameSettings
 from cogs.core.click import Click
 from cogs.core.dispatch import may_host
 from cogs.core.services import FeatureCog
@@ -195,7 +196,7 @@ class AdminCog(FeatureCog, name="Admin"):
         if row is None:
             raise IllegalAction("no_game_here")
         click.row = row
-        if not may_host(click.interaction, row.settings):
+        if not may_host(click.interaction, GameSettings.of(row)):
             raise IllegalAction("host_only")
         return row
 
@@ -212,14 +213,14 @@ class AdminCog(FeatureCog, name="Admin"):
         row = await self._hosted(click)
         if row.state is None:  # a lobby
             await self.core.store.finish(row.id, "abandoned")
-            message_id = row.settings.get("lobby_message")
+            message_id = GameSettings.of(row).records.lobby_message
             if message_id is not None:
                 await self.core.publisher.edit(
                     row.id, click.channel, message_id, "lobby", view=None
                 )
             # A closed lobby reveals its secret (docs/fair-dice.md): an operator who drops
             # lobbies whose secret they dislike shows up here and in /monopoly history.
-            revealed = closed_text(row.id, row.settings)
+            revealed = closed_text(row.id, GameSettings.of(row))
             text = revealed if revealed is not None else t(click.lang, "lobby.closed")
             await click.reply(text, private=False)
             return

@@ -28,8 +28,8 @@ from bot.asyncplay.timing import (
     label,
 )
 from bot.engine.errors import IllegalAction
-from bot.engine.rules import Rules
 from bot.i18n import t
+from bot.settings import GameSettings
 from bot.store.kinds import waiting_for
 from cogs.core.click import Click
 from cogs.core.dispatch import may_host
@@ -133,43 +133,44 @@ class AsyncPlayCog(FeatureCog, name="AsyncPlay"):
         changes = {k: v for k, v in given.items() if v is not None}
         row = await click.game_here()
         lang = click.lang
-        if row.settings.get("game") == "cards" and set(changes) - set(CARD_SETTINGS):
+        if GameSettings.of(row).lobby.is_cards and set(changes) - set(CARD_SETTINGS):
             raise IllegalAction("board_only")
         if not changes:
             await click.reply("\n".join(settings_lines(row, lang)))
             return
-        if not may_host(interaction, row.settings):
+        if not may_host(interaction, GameSettings.of(row)):
             raise IllegalAction("host_only")
         mode = changes.pop("auction_mode", None)
         if mode is not None and row.state is not None:
             raise IllegalAction("auction_mode_fixed")
         planner = self.core.planner
 
-        async def change(fresh: Any, settings: dict[str, Any]) -> Any:
-            settings.update(changes)
+        async def change(fresh: Any, settings: GameSettings) -> Any:
+            settings.timing.choose(changes)
             if mode is not None:
-                overrides = {**settings.get("overrides", {}), "sealed_auctions": mode == "sealed"}
-                Rules.from_preset(settings["preset"], **overrides)  # a known field: cannot fail
-                settings["overrides"] = overrides
+                lobby = settings.lobby
+                lobby.overrides = {**lobby.overrides, "sealed_auctions": mode == "sealed"}
+                lobby.rules()  # a known field: cannot fail
             # Planning timers again is safe if a conflict runs this twice (keyed timers).
             if fresh.state is not None:
                 if "time_limit" in changes:
                     await planner.time_limit_changed(row.id, settings)
-                if "digest" in changes and not settings.get("paused"):
+                if "digest" in changes and not settings.play.paused:
                     await planner.plan_digest(row.id, settings)
                 await planner.reschedule(row.id, fresh.state, settings)
             return fresh.state, settings
 
         state, settings = await click.service.edit_settings(row.id, change)
-        if state is None and settings.get("lobby_message"):
+        lobby_id = settings.records.lobby_message
+        if state is None and lobby_id:
             await self.core.publisher.edit(
                 row.id,
                 click.channel,
-                settings["lobby_message"],
+                lobby_id,
                 "lobby",
                 **lobby_message(row.id, settings),
             )
-        game_lang = settings.get("lang", "de")
+        game_lang = settings.lobby.lang
         changed = [
             t(game_lang, f"timing.{name}", value=label(game_lang, name, value))
             for name, value in changes.items()
@@ -184,23 +185,27 @@ class AsyncPlayCog(FeatureCog, name="AsyncPlay"):
     async def _pause(self, interaction: discord.Interaction, paused: bool) -> None:
         click = self.core.dispatcher.command(interaction)
         row = await click.game_here(running=True)
-        if not may_host(interaction, row.settings):
+        if not may_host(interaction, GameSettings.of(row)):
             raise IllegalAction("host_only")
         planner = self.core.planner
 
-        async def change(fresh: Any, settings: dict[str, Any]) -> Any:
-            if bool(settings.get("paused")) == paused:
+        async def change(fresh: Any, settings: GameSettings) -> Any:
+            play = settings.play
+            if play.paused == paused:
                 return None  # nothing to change
             now = int(planner.now().timestamp())
             if paused:
-                settings["paused"] = True
-                settings["paused_at"] = now
+                play.paused = True
+                play.paused_at = now
                 await planner.remember_timers(row.id, settings)  # cancelled once saved
             else:
-                settings.pop("paused")
-                shift = now - settings.pop("paused_at", now)
-                if "started_at" in settings:
-                    settings["started_at"] += shift
+                play.paused = False
+                paused_at = play.paused_at
+                del play.paused_at
+                shift = now - (paused_at if paused_at is not None else now)
+                started = play.started_at
+                if started is not None:  # a time-limited game: its end moves with the pause
+                    play.started_at = int(started + shift)
                 await planner.resume(row.id, fresh.state, settings)  # keyed: safe twice
             return settings
 
@@ -211,7 +216,7 @@ class AsyncPlayCog(FeatureCog, name="AsyncPlay"):
             return
         if paused:
             await self.core.store.cancel_timers(row.id)
-        game_lang = settings.get("lang", "de")
+        game_lang = settings.lobby.lang
         key = "pause.paused" if paused else "pause.resumed"
         await click.reply(t(game_lang, key, host=interaction.user.display_name), private=False)
 
@@ -237,7 +242,7 @@ class AsyncPlayCog(FeatureCog, name="AsyncPlay"):
         if seat is None or absence.is_out(row.state.players[seat]):
             raise IllegalAction("not_a_player")
 
-        async def change(fresh: Any, settings: dict[str, Any]) -> Any:
+        async def change(fresh: Any, settings: GameSettings) -> Any:
             if not absence.set_vacation(settings, seat, away):
                 return None
             await self.core.planner.reschedule(row.id, fresh.state, settings)  # keyed
@@ -248,7 +253,7 @@ class AsyncPlayCog(FeatureCog, name="AsyncPlay"):
             key = "vacation.already_away" if away else "vacation.not_away"
             await click.reply(t(click.lang, key))
             return
-        game_lang = settings.get("lang", "de")
+        game_lang = settings.lobby.lang
         name = row.state.players[seat].name
         text = t(game_lang, "vacation.away" if away else "vacation.back", player=name)
         await click.reply(text, private=False)
@@ -262,20 +267,20 @@ class AsyncPlayCog(FeatureCog, name="AsyncPlay"):
         me = click.seat_of(state)
         if me is None:
             raise IllegalAction("not_a_player")
-        if row.settings.get("paused"):
+        if GameSettings.of(row).play.paused:
             raise IllegalAction("game_paused")
-        computer = absence.computer_seats(dict(row.settings))
+        computer = absence.computer_seats(GameSettings.of(row))
         waiting = [s for s in waiting_for(state) if s not in computer and s != me]
         if not waiting:
             await click.reply(t(click.lang, "remind.nobody"))
             return
         now = self.core.planner.now().timestamp()
 
-        def change(fresh: Any, settings: dict[str, Any]) -> Any:
+        def change(fresh: Any, settings: GameSettings) -> Any:
             again = absence.remind_again_at(settings, now)
             if again is not None:
                 raise IllegalAction("remind_too_soon", again=f"<t:{int(again)}:R>")
-            settings["last_remind"] = int(now)
+            settings.play.last_remind = int(now)
             return fresh
 
         fresh = await click.service.edit_settings(row.id, change)
@@ -330,7 +335,7 @@ class AsyncPlayCog(FeatureCog, name="AsyncPlay"):
     async def vote(self, click: Click) -> None:
         """A player votes on an absent player's seat, or the absent player is back."""
 
-        async def change(fresh: Any, settings: dict[str, Any]) -> Any:
+        async def change(fresh: Any, settings: GameSettings) -> Any:
             state = fresh.state
             if state is None:
                 raise IllegalAction("vote_closed")
@@ -344,7 +349,7 @@ class AsyncPlayCog(FeatureCog, name="AsyncPlay"):
             message = vote_message(click.game, state, settings, ballot.seat, ballot.ballots)
             await click.edit(**message)
             return
-        game_lang = settings.get("lang", "de")
+        game_lang = settings.lobby.lang
         name = state.players[ballot.seat].name
         await click.edit(content=t(game_lang, f"vote.{ballot.result}", player=name), view=None)
         if ballot.result == "remove":

@@ -19,7 +19,8 @@ import discord
 from discord import app_commands
 
 from bot.engine.errors import IllegalAction
-from bot.fairness import SEED_KEY, committed, verify
+from bot.fairness import committed, verify
+from bot.settings import GameSettings, LobbySettings
 from bot.store import GameNotFound, GameRow, GameStatus
 from cogs.core.click import Click
 from cogs.core.services import FeatureCog
@@ -43,7 +44,7 @@ class FairnessCog(FeatureCog, name="Fairness"):
         """Recompute every throw and shuffle of a finished game from its seed, publicly."""
         click = self.core.dispatcher.command(interaction)
         row = await self._finished_game(click, game)
-        settings = row.settings
+        settings = GameSettings.of(row)
         assert row.state is not None  # checked by _finished_game
         # Replaying a long game takes a moment: answer first, publicly (the result is
         # about a finished game that everyone at the table may check).
@@ -56,14 +57,14 @@ class FairnessCog(FeatureCog, name="Fairness"):
         result = await asyncio.to_thread(
             verify,
             record,
-            settings[SEED_KEY],
+            settings.fair.seed,
             row.id,
             fingerprint=found.fingerprint if found is not None else None,
             final=final,
             secret=found.secret if found is not None else None,
             words=found.texts if found is not None else None,
         )
-        lang = settings.get("lang", click.lang)
+        lang = settings.lobby.stored_or(LobbySettings.lang, click.lang)
         await click.reply(embed=verification_embed(lang, result), private=False)
 
     async def _finished_game(self, click: Click, typed: str) -> GameRow:
@@ -85,7 +86,7 @@ class FairnessCog(FeatureCog, name="Fairness"):
             raise IllegalAction("verify_running", game=game_id)
         if row.state is None:
             raise IllegalAction("verify_not_started", game=game_id)
-        if type(row.settings.get(SEED_KEY)) is not int:
+        if type(GameSettings.of(row).fair.seed) is not int:
             raise IllegalAction("verify_no_seed", game=game_id)
         return row
 
@@ -102,7 +103,7 @@ class FairnessCog(FeatureCog, name="Fairness"):
             for info in reversed(found)
             if info.status == GameStatus.FINISHED
             # Started games only: a closed lobby has a fingerprint too, but no seed.
-            and type(info.settings.get(SEED_KEY)) is int
+            and type(GameSettings.of(info).fair.seed) is int
             and str(info.id).startswith(typed)
         ]
         return choices[:MAX_CHOICES]

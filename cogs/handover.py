@@ -21,6 +21,7 @@ from discord import app_commands
 from bot.asyncplay import handover
 from bot.engine.errors import IllegalAction
 from bot.service import NAME_MAX_LENGTH
+from bot.settings import GameSettings
 from bot.text_input import clean_name
 from cogs.core.click import Click
 from cogs.core.dispatch import may_host
@@ -47,7 +48,7 @@ class HandoverCog(FeatureCog, name="Handover"):
         row = await click.game_here()
         name = clean_name(member.display_name, max_length=NAME_MAX_LENGTH)
 
-        def change(fresh: Any, settings: dict[str, Any]) -> Any:
+        def change(fresh: Any, settings: GameSettings) -> Any:
             seat, request = handover.open_request(
                 fresh.state,
                 settings,
@@ -76,7 +77,7 @@ class HandoverCog(FeatureCog, name="Handover"):
         choice = click.ref.action.removeprefix("ho_")
         interaction = click.interaction
 
-        def change(fresh: Any, settings: dict[str, Any]) -> Any:
+        def change(fresh: Any, settings: GameSettings) -> Any:
             click.row = fresh
             outcome = handover.answer(
                 fresh.state,
@@ -113,17 +114,17 @@ class HandoverCog(FeatureCog, name="Handover"):
         except IllegalAction as error:
             # The table moved on meanwhile (the seat went out, the game ended): say so
             # where the request was, and tell the clicking user why (the error boundary).
-            settings = (await click.load()).settings
-            lang = settings.get("lang", "de")
+            settings = GameSettings.of(await click.load())
+            lang = settings.lobby.lang
             reason = refusal(lang, error)
             await click.edit(**closed_message(settings, request, "failed", reason=reason))
             raise
 
-        def record(_row: Any, settings: dict[str, Any]) -> dict[str, Any]:
+        def record(_row: Any, settings: GameSettings) -> tuple[GameSettings, bool]:
             host_left = handover.host_leaves(settings, request)
             handover.finish(result.state, settings, seat, request)
-            return {**settings, "_host_left": host_left}
+            return settings, host_left
 
-        settings = await click.service.edit_settings(click.game, record)
-        key = "confirmed_host" if settings.pop("_host_left") else "confirmed"
+        settings, host_left = await click.service.edit_settings(click.game, record)
+        key = "confirmed_host" if host_left else "confirmed"
         await click.edit(**closed_message(settings, request, key))

@@ -27,8 +27,8 @@ import discord
 from discord import app_commands
 
 from bot.engine.errors import IllegalAction
-from bot.fairness import SECRET_KEY
 from bot.replay_cache import Frame, ReplayCache
+from bot.settings import GameSettings
 from bot.store import GameInfo, GameNotFound, GameRow, GameStatus, StoreError
 from cogs.core.click import Click
 from cogs.core.services import Core, FeatureCog
@@ -52,7 +52,7 @@ def listed(info: GameInfo) -> bool:
     operator who drops lobbies with unwelcome secrets shows up (docs/fair-dice.md)."""
     if info.status != GameStatus.FINISHED:
         return False
-    if SECRET_KEY in info.settings:
+    if GameSettings.of(info).fair.has_secret:
         return True
     return not (info.seq == 0 and info.finished_reason == "abandoned")
 
@@ -138,7 +138,7 @@ class HistoryCog(FeatureCog, name="History"):
     async def _recap(self, click: Click, row: GameRow) -> None:
         """Send a finished game's recap with the button that opens the viewer."""
         record = await self.core.store.record(row.id)
-        payload = await recap_message(row.id, record, dict(row.settings), click.lang)
+        payload = await recap_message(row.id, record, GameSettings.of(row), click.lang)
         await click.reply(**payload, view=replay_view(row.id, click.lang))
 
     # -- the viewer ------------------------------------------------------------------
@@ -172,7 +172,7 @@ class HistoryCog(FeatureCog, name="History"):
 
     async def _show(self, click: Click, row: GameRow, frame: Frame, *, edit: bool) -> None:
         """Show ``frame`` in the viewer: a new private message, or the clicked one edited."""
-        settings = dict(row.settings)
+        settings = GameSettings.of(row)
         running = row.status != GameStatus.FINISHED
         message = viewer_message(row.id, frame, settings, click.lang, running=running)
         files = await viewer_files(frame, settings, click.lang)

@@ -21,11 +21,13 @@ from bot.engine.board import load_board
 from bot.engine.errors import IllegalAction
 from bot.engine.rules import Rules, available_presets
 from bot.engine.themes import available_themes
-from bot.fairness import LOBBY_WORDS_KEY, WORDS_MAX, clean_words
+from bot.fairness import WORDS_MAX, clean_words
 from bot.i18n import t
+from bot.permissions import CHANNEL_PERMISSIONS, THREAD_PERMISSIONS
 from bot.rules_summary import describe_rules
 from bot.server_files import BOARD, THEME, resolve, suggest
 from bot.service import LobbyPlayer
+from bot.settings import GameSettings
 from bot.store import ChannelBusy, GameRow, GameStatus
 from bot.text_input import parse_amount
 from cogs.core.click import Click
@@ -45,9 +47,8 @@ log = logging.getLogger(__name__)
 
 #: Turn deadlines offered by ``/monopoly start`` (the full list is in ``/monopoly settings``).
 START_DEADLINES = ("off", "5m", "1h", "12h", "24h", "48h")
-#: What the bot needs where a game is played, by the permission's attribute name.
-CHANNEL_PERMISSIONS = ("send_messages", "embed_links", "attach_files", "read_message_history")
-THREAD_PERMISSIONS = ("create_public_threads", "send_messages_in_threads")
+# What the bot needs where a game is played (CHANNEL_PERMISSIONS, THREAD_PERMISSIONS) is
+# bot/permissions.py's, shared with the publisher and the invite link.
 #: The shipped boards ``/monopoly start`` offers, with the English names of its choices
 #: (``choice.<name>`` in the catalogs); a server's own board comes with ``edition``.
 BOARD_CHOICES = {
@@ -221,9 +222,9 @@ class LobbyCog(FeatureCog, name="Lobby"):
                 host,
                 preset=preset,
                 lang=lang,
-                theme=chosen["theme"],
-                theme_data=chosen.get("theme_data"),
-                board_data=chosen.get("board_data"),
+                theme=chosen.lobby.theme,
+                theme_data=chosen.lobby.theme_data,
+                board_data=chosen.lobby.board_data,
                 board=shipped,
                 max_players=max_players,
                 deadline=deadline,
@@ -232,7 +233,7 @@ class LobbyCog(FeatureCog, name="Lobby"):
         except ChannelBusy:  # never for a new thread
             await click.reply(await self._busy_text(interaction, click.lang))
             return
-        lobby = lobby_message(row.id, row.settings)
+        lobby = lobby_message(row.id, GameSettings.of(row))
         if thread is None:
             await interaction.response.send_message(**lobby)
             message = await interaction.original_response()
@@ -243,19 +244,22 @@ class LobbyCog(FeatureCog, name="Lobby"):
             message = await self.core.publisher.send(row.id, thread, "lobby", **lobby)
             if message is None:
                 return  # the reconciler posts the lobby once it can
-        await self.core.store.patch_settings(row.id, {"lobby_message": message.id})
+        shown = GameSettings()
+        shown.records.lobby_message = message.id
+        await self.core.store.patch_settings(row.id, shown.to_stored())
 
-    async def _theme(self, guild: int, theme: str | None) -> dict[str, Any]:
-        """A lobby's settings for ``theme``: a shipped theme's id, or a server's own theme
-        with its data (``unknown_theme`` if there is none of that id)."""
-        if not theme:
-            return {"theme": None}
-        if theme in available_themes():
-            return {"theme": theme}
+    async def _theme(self, guild: int, theme: str | None) -> GameSettings:
+        """A lobby's settings for ``theme`` (lobby keys only): a shipped theme's id, or a
+        server's own theme with its data (``unknown_theme`` if there is none of that id)."""
+        chosen = GameSettings()
+        chosen.lobby.theme = theme or None
+        if not theme or theme in available_themes():
+            return chosen
         own = await self.core.store.guild_files(guild, THEME)
         if theme not in own:
             raise IllegalAction("unknown_theme", theme=theme[:100])
-        return {"theme": theme, "theme_data": own[theme]}
+        chosen.lobby.theme_data = own[theme]
+        return chosen
 
     @staticmethod
     def _named(problem: IllegalAction, lang: str, theme: str | None) -> IllegalAction:
@@ -318,12 +322,8 @@ class LobbyCog(FeatureCog, name="Lobby"):
         row = await self.core.store.game_in_channel(interaction.channel_id or 0)
         message_id = None
         if row is not None:
-            settings = row.settings
-            message_id = (
-                settings.get("turn_message")
-                or settings.get("table_message")
-                or settings.get("lobby_message")
-            )
+            records = GameSettings.of(row).records
+            message_id = records.turn_message or records.table_message or records.lobby_message
         if message_id is None or interaction.guild_id is None:
             return t(lang, "error.channel_busy")
         link = (
@@ -351,7 +351,7 @@ class LobbyCog(FeatureCog, name="Lobby"):
         """Refuse (IllegalAction) unless ``row`` is an open lobby with ``user_id`` in it."""
         if row.status != GameStatus.LOBBY:
             raise IllegalAction("words_started")
-        if not any(p["id"] == user_id for p in row.settings.get("players", [])):
+        if not any(p["id"] == user_id for p in GameSettings.of(row).lobby.players):
             raise IllegalAction("words_not_joined")
 
     async def words_form(self, click: Click) -> None:
@@ -359,7 +359,7 @@ class LobbyCog(FeatureCog, name="Lobby"):
         form must be the first answer; someone not in the lobby is told so instead)."""
         row = await click.load()
         self._may_set_words(row, click.user_id)
-        typed = row.settings.get(LOBBY_WORDS_KEY) or {}
+        typed = GameSettings.of(row).fair.lobby_words or {}
         await click.form(WordsForm(click.game, click.lang, typed.get(str(click.user_id), "")))
 
     async def words(self, click: Click) -> None:
@@ -377,15 +377,15 @@ class LobbyCog(FeatureCog, name="Lobby"):
             raise IllegalAction("words_bad_character") from None
         user = str(click.user_id)
 
-        def change(row: GameRow, settings: dict[str, Any]) -> bool:
+        def change(row: GameRow, settings: GameSettings) -> bool:
             self._may_set_words(row, click.user_id)
-            typed = dict(settings.get(LOBBY_WORDS_KEY) or {})
+            typed = dict(settings.fair.lobby_words or {})
             had = user in typed
             if words:
                 typed[user] = words
             else:
                 typed.pop(user, None)
-            settings[LOBBY_WORDS_KEY] = typed
+            settings.fair.lobby_words = typed
             return had
 
         had = await click.service.edit_settings(click.game, change)
@@ -397,7 +397,8 @@ class LobbyCog(FeatureCog, name="Lobby"):
                 t(click.lang, "fair.words.removed" if had else "fair.words.unchanged")
             )
         row = await click.load()
-        message_id = row.settings.get("lobby_message")
+        settings = GameSettings.of(row)
+        message_id = settings.records.lobby_message
         if message_id is not None and row.status == GameStatus.LOBBY:
             # If the edit fails the lobby shows the words with its next update.
             await self.core.publisher.edit(
@@ -405,14 +406,14 @@ class LobbyCog(FeatureCog, name="Lobby"):
                 click.channel,
                 message_id,
                 "lobby",
-                **lobby_message(click.game, row.settings),
+                **lobby_message(click.game, settings),
             )
 
     async def show_rules(self, click: Click) -> None:
         """The lobby's rules, privately."""
         row = await click.load()
-        settings = row.settings
-        rules = Rules.from_preset(settings["preset"], **settings.get("overrides", {}))
+        settings = GameSettings.of(row)
+        rules = settings.lobby.rules()
         text = "\n".join(describe_rules(rules, click.lang, board_of(settings)))
         await click.reply(text[:1900])
 
@@ -423,7 +424,7 @@ class LobbyCog(FeatureCog, name="Lobby"):
         message = click.interaction.message
         if message is not None:
             # The lobby now shows the players' words the seed was derived from.
-            shown = {**lobby_message(row.id, row.settings), "view": None}
+            shown = {**lobby_message(row.id, GameSettings.of(row)), "view": None}
             await self.core.publisher.edit(row.id, click.channel, message.id, "lobby", **shown)
         await self.core.publisher.started(row.id, click.channel)
 
@@ -442,10 +443,10 @@ class LobbyCog(FeatureCog, name="Lobby"):
         """The host opens the house rules panel (others are told it is the host's job)."""
         await click.reply(**house_rules_panel(click.game, click.settings, click.lang))
 
-    async def _change(self, click: Click, changes: dict[str, Any]) -> dict[str, Any]:
-        overrides = {**click.settings.get("overrides", {}), **changes}
+    async def _change(self, click: Click, changes: dict[str, Any]) -> GameSettings:
+        overrides = {**click.settings.lobby.overrides, **changes}
         settings = await click.service.update_lobby(click.game, click.user_id, overrides=overrides)
-        message_id = settings.get("lobby_message")
+        message_id = settings.records.lobby_message
         if message_id is not None:
             # If the edit fails the lobby shows the change with its next update.
             await self.core.publisher.edit(
@@ -477,8 +478,7 @@ class LobbyCog(FeatureCog, name="Lobby"):
         name = click.arg or ""
         if name not in TOGGLES:
             raise IllegalAction("unknown_button")
-        settings = click.settings
-        rules = Rules.from_preset(settings["preset"], **settings.get("overrides", {}))
+        rules = click.settings.lobby.rules()
         settings = await self._change(click, {name: not getattr(rules, name)})
         await click.edit(**house_rules_panel(click.game, settings, click.lang))
 

@@ -9,7 +9,7 @@ shared store (``unfinished_games``), so any process of a fleet answers it; the
 direct message, where there is no server.
 
 🔔 on the live turn message, the card game's table and ``/monopoly history``'s answer for
-a running game toggles following it (``settings["followers"]``, written with
+a running game toggles following it (``settings.records.followers``, written with
 ``GameService.edit_settings``); a seated player is told politely that they hear of
 everything anyway. The summaries themselves go out from ``cogs/core/followers.py``.
 
@@ -36,6 +36,7 @@ from bot.asyncplay import absence
 from bot.cardgame import CardState
 from bot.engine.errors import IllegalAction
 from bot.i18n import t
+from bot.settings import GameSettings
 from bot.store import GameNotFound, GameRow, GameStatus
 from bot.store.kinds import waiting_for
 from cogs.core import pings
@@ -54,14 +55,14 @@ VOTE_ID = re.compile(r"m:([0-9]+):[0-9]+:vote:")
 def entry_of(row: GameRow, user_id: int, server: str | None) -> MineEntry | None:
     """What ``/monopoly me games`` says about ``row`` for the member ``user_id`` (None: not
     their game — not in the lobby, no seat, or out of the game)."""
-    settings = row.settings
-    kind = "cards" if settings.get("game") == "cards" else "board"
+    settings = GameSettings.of(row)
+    kind = "cards" if settings.lobby.is_cards else "board"
     base = f"https://discord.com/channels/{row.guild_id}/{row.channel_id}"
     if row.status == GameStatus.LOBBY or row.state is None:
-        players = [p for p in settings.get("players", []) if isinstance(p, dict)]
+        players = [p for p in settings.lobby.players if isinstance(p, dict)]
         if not any(str(p.get("id")) == str(user_id) for p in players):
             return None
-        lobby = settings.get("lobby_message")
+        lobby = settings.records.lobby_message
         link = f"{base}/{lobby}" if lobby else base
         return MineEntry(row.id, kind, LOBBY, server, row.channel_id, link, players=len(players))
     state = row.state
@@ -69,13 +70,11 @@ def entry_of(row: GameRow, user_id: int, server: str | None) -> MineEntry | None
     seat = next((s for s, p in enumerate(state.players) if p.id == str(user_id)), None)
     if seat is None or absence.is_out(state.players[seat]) or state.phase == "over":
         return None
-    paused = bool(settings.get("paused"))
+    paused = settings.play.paused
     mine = (
-        not paused
-        and seat in waiting_for(state)
-        and seat not in absence.computer_seats(dict(settings))
+        not paused and seat in waiting_for(state) and seat not in absence.computer_seats(settings)
     )
-    deadline = settings.get("deadline_at") if mine else None
+    deadline = settings.play.deadline_at if mine else None
     return MineEntry(
         row.id,
         kind,
@@ -155,7 +154,7 @@ class MembersCog(FeatureCog, name="Members"):
         only_stop = click.arg == "off"
         user = click.user_id
 
-        def change(fresh: GameRow, settings: dict[str, Any]) -> bool:
+        def change(fresh: GameRow, settings: GameSettings) -> bool:
             click.row = fresh
             following = user in followers_of(settings)
             running = fresh.status == GameStatus.RUNNING and fresh.state is not None
@@ -163,7 +162,7 @@ class MembersCog(FeatureCog, name="Members"):
                 return False  # already stopped (or the game is over): nothing to change
             if not running or fresh.state.phase == "over":  # type: ignore[union-attr]
                 if following:
-                    settings.pop("followers", None)  # over: nobody follows it any more
+                    del settings.records.followers  # over: nobody follows it any more
                     return False
                 raise IllegalAction("follow_not_running", game=fresh.id)
             seat = click.seat_of(fresh.state)  # type: ignore[arg-type]
@@ -176,9 +175,9 @@ class MembersCog(FeatureCog, name="Members"):
                     raise IllegalAction("follow_full", count=FOLLOWERS_MAX)
                 people.append(user)
             if people:
-                settings["followers"] = people
+                settings.records.followers = people
             else:
-                settings.pop("followers", None)
+                del settings.records.followers
             return not following
 
         try:

@@ -19,6 +19,7 @@ from bot.asyncplay import orders
 from bot.engine.errors import IllegalAction
 from bot.engine.state import GameState
 from bot.i18n import normalise_language, t
+from bot.settings import GameSettings
 from cogs.core.services import FeatureCog
 from cogs.ui.ids import clip
 from cogs.ui.lots import display_names
@@ -81,7 +82,8 @@ class OrdersCog(FeatureCog, name="Orders"):
             raise IllegalAction("not_a_player")
         if state.players[seat].bankrupt or state.phase == "over":
             raise IllegalAction("game_over" if state.phase == "over" else "not_a_player")
-        target = None if bid_on is None else _target(state, row.settings, bid_on)
+        settings = GameSettings.of(row)
+        target = None if bid_on is None else _target(state, settings, bid_on)
         if bid_max is not None and target is None:
             raise IllegalAction("orders_bid_needs_target")
         if keep is not None and buy not in (None, "keep"):
@@ -89,7 +91,7 @@ class OrdersCog(FeatureCog, name="Orders"):
         given = (buy, keep, bid_on, bid_off, jail, decline_trades, auto_end, clear)
         changing = any(value is not None for value in given)
 
-        def change(fresh: Any, settings: dict[str, Any]) -> Any:
+        def change(fresh: Any, settings: GameSettings) -> Any:
             order = {} if clear else orders.order_of(settings, seat)
             if buy == "off":
                 order.pop("buy", None)
@@ -113,7 +115,7 @@ class OrdersCog(FeatureCog, name="Orders"):
             orders.set_order(settings, seat, order)
             return order
 
-        async def replan(fresh: Any, settings: dict[str, Any]) -> None:
+        async def replan(fresh: Any, settings: GameSettings) -> None:
             if fresh.state is not None:
                 await self.core.planner.reschedule(row.id, fresh.state, settings)
 
@@ -123,8 +125,8 @@ class OrdersCog(FeatureCog, name="Orders"):
             # at once and its timer finds it (keyed: planning twice is harmless).
             await click.service.edit_settings(row.id, replan)
         else:
-            order = orders.order_of(row.settings, seat)
-        text = describe_order(state, row.settings, order, click.lang)
+            order = orders.order_of(settings, seat)
+        text = describe_order(state, settings, order, click.lang)
         if changing:
             text = t(click.lang, "orders.saved") + "\n" + text
         await click.reply(text)
@@ -139,7 +141,7 @@ class OrdersCog(FeatureCog, name="Orders"):
         if row is None or not isinstance(row.state, GameState):
             return choices
         board = row.state.board
-        names = display_names(board, row.settings)
+        names = display_names(board, GameSettings.of(row))
         needle = current.casefold().strip()
         for group in board.groups:
             label = t(lang, "orders.group", group=t(lang, f"group.{group}"))
@@ -152,7 +154,7 @@ class OrdersCog(FeatureCog, name="Orders"):
         return found[:SUGGESTIONS]
 
 
-def _target(state: GameState, settings: dict[str, Any], text: str) -> str:
+def _target(state: GameState, settings: GameSettings, text: str) -> str:
     """The bid order's target for what the player chose or typed (a refusal if none)."""
     board = state.board
     raw = text.strip()

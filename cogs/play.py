@@ -15,10 +15,10 @@ from discord import app_commands
 
 from bot.engine.auctions import next_minimum
 from bot.engine.errors import IllegalAction
-from bot.engine.rules import Rules
 from bot.engine.state import GameState
 from bot.i18n import t
 from bot.rules_summary import describe_rules
+from bot.settings import GameSettings
 from bot.store import ApplyResult, StaleAction
 from bot.text_input import parse_amount
 from cogs.core.click import Click
@@ -80,7 +80,7 @@ class PlayCog(FeatureCog, name="Play"):
         if click.ref.seq == state.seq:
             return state
         message = click.interaction.message
-        current = click.settings.get("auction_message")
+        current = click.settings.records.auction_message
         if state.auction is None or message is None or message.id != current:
             raise StaleAction(click.game, click.ref.seq or 0, state.seq)
         return state
@@ -143,9 +143,9 @@ class PlayCog(FeatureCog, name="Play"):
         """
         for attempt in range(1, BID_ATTEMPTS + 1):
             row = await click.load()
-            state, settings = row.state, row.settings
+            state = row.state
             auction = state.auction if isinstance(state, GameState) else None
-            current = settings.get("auction_message")
+            current = GameSettings.of(row).records.auction_message
             if auction is None or current is None or click.arg != auction_key(auction, current):
                 raise IllegalAction("auction_over")
             try:
@@ -211,7 +211,7 @@ class PlayCog(FeatureCog, name="Play"):
         seat = click.seat_of(state)
         if seat is None:
             raise IllegalAction("not_a_player")
-        narrator = Narrator(state, lang, theme_of(row.settings))
+        narrator = Narrator(state, lang, theme_of(GameSettings.of(row)))
         player = state.players[seat]
         lots = [
             narrator.square(i)
@@ -239,7 +239,7 @@ class PlayCog(FeatureCog, name="Play"):
         click = self.core.dispatcher.command(interaction)
         row = await click.game_here(running=True, cards=False)
         await interaction.response.defer()
-        file = await board_file(row.state, row.settings)  # type: ignore[arg-type]
+        file = await board_file(row.state, GameSettings.of(row))  # type: ignore[arg-type]
         await interaction.followup.send(file=file)
 
     @app_commands.command(name="players", description="Cash and net worth of every player")
@@ -247,7 +247,8 @@ class PlayCog(FeatureCog, name="Play"):
         """The net-worth table."""
         click = self.core.dispatcher.command(interaction)
         row = await click.game_here(running=True, cards=False)
-        settings = {**row.settings, "lang": click.lang}
+        settings = GameSettings.of(row)
+        settings.lobby.lang = click.lang  # this answer is private: in the user's language
         await click.reply(wealth_table(row.state, settings))  # type: ignore[arg-type]
 
     @app_commands.command(name="rules", description="The rules of this game")
@@ -255,13 +256,14 @@ class PlayCog(FeatureCog, name="Play"):
         """The active preset and settings."""
         click = self.core.dispatcher.command(interaction)
         row = await click.game_here(cards=False)
-        if row.settings.get("game") == "cards":
+        settings = GameSettings.of(row)
+        if settings.lobby.is_cards:
             raise IllegalAction("board_only")
         if isinstance(row.state, GameState):
             rules, board = row.state.rules, row.state.board
         else:
-            rules = Rules.from_preset(row.settings["preset"], **row.settings.get("overrides", {}))
-            board = board_of(row.settings)  # type: ignore[assignment]
+            rules = settings.lobby.rules()
+            board = board_of(settings)  # type: ignore[assignment]
         await click.reply("\n".join(describe_rules(rules, click.lang, board))[:1900])
 
     @app_commands.command(name="log", description="The latest events of the game")
@@ -270,7 +272,7 @@ class PlayCog(FeatureCog, name="Play"):
         click = self.core.dispatcher.command(interaction)
         row = await click.game_here(cards=False)
         text = ""
-        for line in reversed(list(row.settings.get("turn_lines", []))):
+        for line in reversed(list(GameSettings.of(row).records.turn_lines)):
             if len(text) + len(line) + 1 > LOG_LIMIT:
                 break
             text = line + ("\n" + text if text else "")

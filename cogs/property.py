@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -18,9 +17,9 @@ from discord import app_commands
 from bot.engine.board import Board, load_board
 from bot.engine.buildings import unmortgage_cost
 from bot.engine.errors import IllegalAction
-from bot.engine.rules import Rules
 from bot.engine.state import GameState
 from bot.i18n import t
+from bot.settings import GameSettings
 from bot.store import StoreError
 from cogs.core.click import Click
 from cogs.core.picking import change_lots
@@ -88,7 +87,7 @@ class PropertyCog(FeatureCog, name="Property"):
         state, seat = row.state, click.seat
         if isinstance(state, GameState) and seat is not None:
             group = state.board.squares[square].group
-            panel = build_panel(state, dict(row.settings), seat, click.game, click.lang, group)
+            panel = build_panel(state, GameSettings.of(row), seat, click.game, click.lang, group)
             await click.edit(**panel)
         if problem is not None:
             await click.refuse(problem)
@@ -148,7 +147,7 @@ class PropertyCog(FeatureCog, name="Property"):
         fresh = click.drafts.keep(MORTGAGES, MortgageDraft(click.game, click.user_id))
         row = await click.load()
         if isinstance(row.state, GameState):
-            message = mortgage_panel(row.state, dict(row.settings), seat, fresh, lang)
+            message = mortgage_panel(row.state, GameSettings.of(row), seat, fresh, lang)
             message["content"] = "\n".join(report) or None
             await click.edit(**message)
 
@@ -168,7 +167,7 @@ class PropertyCog(FeatureCog, name="Property"):
         draft = click.drafts.keep(MORTGAGES, MortgageDraft(click.game, click.user_id))
         await click.reply(**mortgage_panel(state, settings, seat, draft, click.lang))
 
-    def _receiver(self, click: Click) -> tuple[GameState, dict[str, Any], int]:
+    def _receiver(self, click: Click) -> tuple[GameState, GameSettings, int]:
         """The game if the user is the receiver who must choose now (IllegalAction if not)."""
         state, settings, seat = click.board()
         if state.phase != "mortgage_choice":
@@ -218,15 +217,15 @@ class PropertyCog(FeatureCog, name="Property"):
 
     async def _board_here(
         self, interaction: discord.Interaction
-    ) -> tuple[Board, GameState | None, dict[str, Any]]:
+    ) -> tuple[Board, GameState | None, GameSettings]:
         """The board of the channel's game (its state if running), else the classic board."""
         row = await self.core.store.game_in_channel(interaction.channel_id or 0)
-        if row is None or row.settings.get("game") == "cards":
-            return load_board("de_euro"), None, {}
-        settings = dict(row.settings)
+        settings = GameSettings.of(row) if row is not None else GameSettings()
+        if row is None or settings.lobby.is_cards:
+            return load_board("de_euro"), None, GameSettings()
         if isinstance(row.state, GameState):
             return row.state.board, row.state, settings
-        rules = Rules.from_preset(settings["preset"], **settings.get("overrides", {}))
+        rules = settings.lobby.rules()
         return board_of(settings) or load_board(rules.board), None, settings
 
     @app_commands.command(name="property", description="The title deed of a lot")
@@ -257,7 +256,7 @@ class PropertyCog(FeatureCog, name="Property"):
         await click.reply(names[square], file=file)
 
     async def _reply_deed(
-        self, click: Click, state: GameState, settings: dict[str, Any], square: int
+        self, click: Click, state: GameState, settings: GameSettings, square: int
     ) -> None:
         """Answer privately with a lot's title deed: the card and its facts as text."""
         narrator = Narrator(state, click.lang, theme_of(settings))
@@ -280,7 +279,7 @@ class PropertyCog(FeatureCog, name="Property"):
             or not state.board.squares[square].is_property
         ):
             raise IllegalAction("unknown_button")
-        await self._reply_deed(click, state, dict(row.settings), square)
+        await self._reply_deed(click, state, GameSettings.of(row), square)
 
     async def show_board(self, click: Click) -> None:
         """ "🗺️ Brett" on the turn message: the whole board as it is now, privately, with
@@ -289,7 +288,8 @@ class PropertyCog(FeatureCog, name="Property"):
         state = row.state
         if not isinstance(state, GameState):
             raise IllegalAction("not_started")
-        settings = {**row.settings, "lang": click.lang}
+        settings = GameSettings.of(row)
+        settings.lobby.lang = click.lang  # this answer is private: in the user's language
         embed = discord.Embed(
             title=t(click.lang, "board.title", turn=state.turn),
             description=holdings_text(state, settings),

@@ -12,6 +12,7 @@ from discord import app_commands
 
 from bot.engine.record import GameRecord
 from bot.i18n import t
+from bot.settings import GameSettings, LobbySettings
 from bot.stats import GameSummary, leaderboard, player_record, result_of, summarize
 from bot.store import GameInfo, GameStatus, StoreError
 from cogs.core.click import Click
@@ -28,8 +29,9 @@ SUMMARIES_KEPT = 4096
 def played_in(info: GameInfo, user_id: int) -> bool | None:
     """Whether ``user_id`` sat at the game by its lobby's players; None if the settings do
     not say (a game imported or made without a lobby: its record tells)."""
-    players = info.settings.get("players")
-    if not isinstance(players, list):
+    lobby = GameSettings.of(info).lobby
+    players = lobby.players
+    if not lobby.has(LobbySettings.players) or not isinstance(players, list):
         return None
     return any(isinstance(p, dict) and str(p.get("id")) == str(user_id) for p in players)
 

@@ -18,13 +18,14 @@ from typing import Any
 
 from bot.asyncplay import absence, orders
 from bot.asyncplay.planner import CARD_TIMERS
-from bot.asyncplay.timing import duration
 from bot.cardgame import CardState
 from bot.cardgame import default_action as card_default_action
 from bot.engine.defaults import default_action as board_default_action
 from bot.engine.errors import IllegalAction
 from bot.engine.state import GameState
 from bot.i18n import t
+from bot.settings import AsyncPlay, GameSettings
+from bot.settings.keys import Key
 from bot.store import GameRow, StaleAction, StoreError, Timer
 from bot.store.kinds import AnyState, waiting_for
 from cogs.core.notify import buttons_view, direct_message, remind
@@ -79,7 +80,7 @@ class TimersCog(FeatureCog, name="Timers"):
             log.info("Timer %s of game %s: %s", timer.kind, timer.game_id, error)
             return
         state = row.state
-        if state is None or state.phase == "over" or row.settings.get("paused"):
+        if state is None or state.phase == "over" or GameSettings.of(row).play.paused:
             return
         if isinstance(state, CardState) and timer.kind not in CARD_TIMERS:
             return
@@ -88,14 +89,11 @@ class TimersCog(FeatureCog, name="Timers"):
             return  # the channel is gone: nothing to show, nobody to wait for
         await handler(row, timer, channel)
 
-    async def _once(self, game: int, key: str, value: Any) -> bool:
-        """Record ``settings[key] = value``; False if it was recorded already (a re-fire)."""
+    async def _once(self, game: int, key: Key[str | None], value: str) -> bool:
+        """Record ``value`` under ``key``; False if it was recorded already (a re-fire)."""
 
-        def change(row: GameRow, settings: dict[str, Any]) -> bool:
-            if settings.get(key) == value:
-                return False
-            settings[key] = value
-            return True
+        def change(row: GameRow, settings: GameSettings) -> bool:
+            return settings.play.first_time(key, value)
 
         return await self.core.service.edit_settings(game, change)
 
@@ -106,7 +104,9 @@ class TimersCog(FeatureCog, name="Timers"):
             return  # the game moved on since the timer was set
         seats = [s for s in waiting_for(state) if s in timer.payload.get("players", [])]
         if not seats or not await self._once(
-            row.id, "reminded", f"{timer.kind}:{state.seq}:{timer.payload.get('deadline_at')}"
+            row.id,
+            AsyncPlay.reminded,
+            f"{timer.kind}:{state.seq}:{timer.payload.get('deadline_at')}",
         ):
             return
         due = f"<t:{timer.payload.get('deadline_at', 0)}:R>"
@@ -122,20 +122,21 @@ class TimersCog(FeatureCog, name="Timers"):
         if not absent:
             return
 
-        seconds = duration(row.settings, "deadline")
+        seconds = GameSettings.of(row).timing.deadline_seconds
         # One decision per deadline (a seq may see several: each joker extends it), kept
         # in the settings so that a re-fire does what the first firing decided.
         key = f"{state.seq}:{timer.payload.get('deadline_at')}"
 
-        async def decide(fresh: GameRow, settings: dict[str, Any]) -> tuple[list[int], list[int]]:
-            done = settings.get("deadline_done") or {}
+        async def decide(fresh: GameRow, settings: GameSettings) -> tuple[list[int], list[int]]:
+            play = settings.play
+            done = play.deadline_done or {}
             if done.get("key") == key:
                 return list(done["excused"]), list(done["defaulted"])
             excused, defaulted = absence.spend_jokers(settings, absent)
-            if defaulted and settings.get("missed_seq") != state.seq:
-                settings["missed_seq"] = state.seq
+            if defaulted and play.missed_seq != state.seq:
+                play.missed_seq = state.seq
                 absence.count_missed(settings, defaulted)
-            settings["deadline_done"] = {"key": key, "excused": excused, "defaulted": defaulted}
+            play.deadline_done = {"key": key, "excused": excused, "defaulted": defaulted}
             if excused and not defaulted and seconds is not None and fresh.state is not None:
                 # The whole table waits on excused players: the deadline moves on by a
                 # deadline's length (keyed: planning it again is harmless).
@@ -148,20 +149,20 @@ class TimersCog(FeatureCog, name="Timers"):
             return excused, defaulted
 
         excused, defaulted = await self.core.service.edit_settings(row.id, decide)
-        lang = row.settings.get("lang", "de")
+        lang = GameSettings.of(row).lobby.lang
         if excused:
-            fresh = await self.core.store.load(row.id)
+            fresh = GameSettings.of(await self.core.store.load(row.id))
             lines = [
                 t(
                     lang,
                     "joker.spent",
                     player=state.players[seat].name,
-                    left=absence.jokers_left(fresh.settings, seat),
+                    left=absence.jokers_left(fresh, seat),
                 )
                 for seat in excused
             ]
-            if not defaulted and fresh.settings.get("deadline_at"):
-                lines.append(t(lang, "joker.new_deadline", at=fresh.settings["deadline_at"]))
+            if not defaulted and fresh.play.deadline_at:
+                lines.append(t(lang, "joker.new_deadline", at=fresh.play.deadline_at))
             await self.core.publisher.send(row.id, channel, "deadline", content="\n".join(lines))
             if not defaulted:
                 await self.core.publisher.refresh(row.id, channel)
@@ -211,21 +212,21 @@ class TimersCog(FeatureCog, name="Timers"):
         state = row.state
         if state is None or state.phase == "over":
             return
-        to_vote, decided = absence.votes_due(state, dict(row.settings))
+        to_vote, decided = absence.votes_due(state, GameSettings.of(row))
         posted: dict[int, int] = {}
         for seat in to_vote:
-            payload = vote_message(game, state, dict(row.settings), seat, {})
+            payload = vote_message(game, state, GameSettings.of(row), seat, {})
             message = await self.core.publisher.send(game, channel, "vote", **payload)
             if message is not None:
                 posted[seat] = message.id
 
-        async def record(fresh: GameRow, settings: dict[str, Any]) -> tuple[list[int], list[int]]:
-            votes = settings.get("votes", {})
+        async def record(fresh: GameRow, settings: GameSettings) -> tuple[list[int], list[int]]:
+            votes = settings.play.votes
             extra = [m for seat, m in posted.items() if str(seat) in votes]
             for seat, message_id in posted.items():
                 if str(seat) not in votes:
                     absence.open_vote(settings, seat, message_id)
-            handed = [s for s in decided if str(s) not in settings.get("computer", {})]
+            handed = [s for s in decided if str(s) not in settings.play.computer]
             for seat in handed:
                 absence.hand_to_computer(settings, seat, "vote")
             if handed and fresh.state is not None:
@@ -233,7 +234,7 @@ class TimersCog(FeatureCog, name="Timers"):
             return extra, handed
 
         extra, handed = await self.core.service.edit_settings(game, record)
-        lang = row.settings.get("lang", "de")
+        lang = GameSettings.of(row).lobby.lang
         for message_id in extra:
             text = t(lang, "error.vote_closed")
             await self.core.publisher.edit(
@@ -249,7 +250,7 @@ class TimersCog(FeatureCog, name="Timers"):
         assert state is not None
         if state.seq != timer.payload.get("seq"):
             return
-        action = absence.next_computer_action(state, dict(row.settings))
+        action = absence.next_computer_action(state, GameSettings.of(row))
         if action is None:
             return
         store = self.core.store
@@ -275,7 +276,7 @@ class TimersCog(FeatureCog, name="Timers"):
         state = row.state
         if not isinstance(state, GameState) or state.seq != timer.payload.get("seq"):
             return
-        settings = dict(row.settings)
+        settings = GameSettings.of(row)
         action = orders.next_order(state, settings, absence.computer_seats(settings))
         if action is None:
             return  # the order no longer applies (changed, revoked, or the game moved)
@@ -293,11 +294,12 @@ class TimersCog(FeatureCog, name="Timers"):
 
     async def _auction_close(self, row: GameRow, timer: Timer, channel: Any) -> None:
         state = row.state
-        same = row.settings.get("auction_message") == timer.payload.get("message")
+        settings = GameSettings.of(row)
+        same = settings.records.auction_message == timer.payload.get("message")
         if not isinstance(state, GameState) or state.auction is None or not same:
             return  # that auction is over
         if await self._system_action(row, {"type": "close_auction"}, channel):
-            lang = row.settings.get("lang", "de")
+            lang = settings.lobby.lang
             await self.core.publisher.send(
                 row.id, channel, "auction closed", content=t(lang, "auction.time_up")
             )
@@ -311,7 +313,7 @@ class TimersCog(FeatureCog, name="Timers"):
             return
         action = {"type": "decline_trade", "player": trade["to"], "trade": trade["id"]}
         if await self._system_action(row, action, channel):
-            lang = row.settings.get("lang", "de")
+            lang = GameSettings.of(row).lobby.lang
             text = t(lang, "trade.timed_out", player=state.players[trade["to"]].name)
             await self.core.publisher.send(row.id, channel, "trade closed", content=text)
 
@@ -342,11 +344,11 @@ class TimersCog(FeatureCog, name="Timers"):
 
     async def _digest(self, row: GameRow, timer: Timer, channel: Any) -> None:
         day = timer.payload.get("day") or timer.due_at.date().isoformat()
-        if await self._once(row.id, "digest_day", day):
+        if await self._once(row.id, AsyncPlay.digest_day, day):
             state = row.state
-            settings = dict(row.settings)
+            settings = GameSettings.of(row)
             if isinstance(state, CardState):
-                lang = settings.get("lang", "de")
+                lang = settings.lobby.lang
                 payload = table_message(row.id, state, settings)
                 payload["embed"].title = t(lang, "cards.digest", round=state.round)
                 await self.core.publisher.send(
@@ -366,7 +368,7 @@ class TimersCog(FeatureCog, name="Timers"):
                     file=await board_file(state, settings),  # type: ignore[arg-type]
                 )
 
-        async def plan(fresh: GameRow, settings: dict[str, Any]) -> None:
+        async def plan(fresh: GameRow, settings: GameSettings) -> None:
             await self.core.planner.plan_digest(row.id, settings)  # keyed: safe twice
 
         await self.core.service.edit_settings(row.id, plan)

@@ -21,6 +21,7 @@ from bot.engine.errors import IllegalAction
 from bot.engine.legal import may_propose_trade
 from bot.engine.state import GameState
 from bot.i18n import t
+from bot.settings import GameSettings
 from bot.store import StoreError
 from bot.text_input import parse_amount
 from cogs.core.click import Click
@@ -51,7 +52,7 @@ from cogs.ui.trade_menu import (
 from cogs.ui.widgets import split_arg
 
 
-def _builder(state: GameState, settings: dict[str, Any], seat: int, draft: Any, lang: str) -> Any:
+def _builder(state: GameState, settings: GameSettings, seat: int, draft: Any, lang: str) -> Any:
     draft.forget_lost(state)  # what a side no longer holds (sold, traded, card used)
     return builder_message(state, settings, draft, lang)
 
@@ -253,7 +254,7 @@ class TradesCog(FeatureCog, name="Trades"):
         state, settings, _ = click.board()
         if len(parts) < 2 or parts[1] != trade_fingerprint(state, trade):
             # The terms changed since this copy was drawn: show the new ones, accept nothing.
-            stored = settings.get("trade_messages", {}).get(str(trade["id"]))
+            stored = settings.records.trade_messages.get(str(trade["id"]))
             message = click.interaction.message
             if message is not None and stored == message.id:
                 await click.edit(**offer_message(click.game, state, settings, trade))
@@ -314,7 +315,7 @@ class TradesCog(FeatureCog, name="Trades"):
     async def pick_offered_lots(self, click: Click) -> None:
         """A choice or page turn in the list of lots to offer."""
 
-        def render(state: GameState, settings: dict[str, Any], seat: int, draft: Any, lang: str):
+        def render(state: GameState, settings: GameSettings, seat: int, draft: Any, lang: str):
             return lots_panel(state, settings, draft, lang)
 
         await change_lots(click, OFFERED_LOTS, render=render, prepare=self._lots_ready)
@@ -368,7 +369,7 @@ class TradesCog(FeatureCog, name="Trades"):
             await click.reply(t(click.lang, key, name=name))
             return
         if click.arg != offer_fingerprint(state, offer):
-            stored = settings.get("lot_offer_message")
+            stored = settings.records.lot_offer_message
             message = click.interaction.message
             if message is not None and stored and stored[0] == message.id:
                 await click.edit(**lots_offer_message(click.game, state, settings))

@@ -89,7 +89,8 @@ def draw_player_badge(
     (``render.board.player_initials``: one letter, two where letters clash), ``ring`` the
     edge colour (``Palette["badge_ring"]``: dark on the light theme, light on the dark).
     """
-    sprite = player_badge(tuple(colour), initial, int(diameter), tuple(ring))  # type: ignore[arg-type]
+    # tuple(): colours may come in as lists, and the sprite cache needs hashable keys.
+    sprite = player_badge(tuple(colour), initial, int(diameter), tuple(ring))
     x = round(centre[0] - sprite.width / 2)
     y = round(centre[1] - sprite.height / 2)
     image.paste(sprite, (x, y), sprite)

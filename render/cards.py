@@ -282,6 +282,7 @@ def card_face(info: Mapping[str, Any], lang: str = "de", deck: Deck | None = Non
         name = info.get("group_name_en") if lang == "en" else info.get("group_name")
         position = group.cards.index(info["id"]) if info["id"] in group.cards else 0
         short = None
+        icon: str | None  # streets show no icon
         if group.kind == RAILROAD:
             amounts = [group.values[n] for n in group.sizes]
             footer = _money_range(amounts, deck, lang)
@@ -1598,7 +1599,7 @@ def draw_table(state: CardState, *, lang: str = "de", theme: str = "light") -> I
             role="status",
         )
     y += 31
-    facts = []
+    facts: list[str] = []
     if over:
         facts = []  # nothing left to explain: the legend line is left out
     elif state.table.has_stock:

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from io import BytesIO
 from operator import itemgetter
+from typing import cast
 
 from PIL import Image
 
@@ -48,6 +49,35 @@ PALETTE_COLOURS = 256
 FREQUENT_COLOURS = 192
 
 _RGB = tuple[int, int, int]
+_RGBA = tuple[int, int, int, int]
+
+
+# Pillow types ``getcolors``, ``get_flattened_data`` and ``getpalette`` for every image
+# mode at once (a pixel is a tuple of bands or a single number); the helpers below say
+# what the one mode each call here is made on gives, so the rest is checked as such.
+
+
+def _rgb_counts(image: Image.Image, maxcolors: int) -> list[tuple[int, _RGB]] | None:
+    """``image.getcolors(maxcolors)`` of an "RGB" image: each colour is an RGB triple.
+
+    Only called on "RGB" images (the callers convert or check the mode first).
+    """
+    return cast("list[tuple[int, _RGB]] | None", image.getcolors(maxcolors))
+
+
+def _rgba_counts(image: Image.Image, maxcolors: int) -> list[tuple[int, _RGBA]] | None:
+    """``image.getcolors(maxcolors)`` of an "RGBA" image: each colour has four bands.
+
+    Only called on "RGBA" images (:func:`_indexed` checks the mode first).
+    """
+    return cast("list[tuple[int, _RGBA]] | None", image.getcolors(maxcolors))
+
+
+def _palette_entries(image: Image.Image) -> list[_RGB]:
+    """The palette of a "P" image as RGB triples (``getpalette`` gives them flat)."""
+    flat = image.getpalette() or []
+    # ``getpalette()`` is in "RGB" (its default raw mode): three values per entry.
+    return cast("list[_RGB]", [tuple(flat[i : i + 3]) for i in range(0, len(flat), 3)])
 
 
 def _canonical(colours: list[_RGB]) -> list[_RGB]:
@@ -77,7 +107,8 @@ def _mapped(palette: list[_RGB]) -> list[int]:
     strip = Image.new("RGB", (len(palette), 1))
     strip.putdata(palette)
     quantized = strip.quantize(palette=_palette_image(palette), dither=Image.Dither.NONE)
-    return list(quantized.get_flattened_data())
+    # A "P" image has one band: each pixel is its palette index, an int.
+    return list(cast("tuple[int, ...]", quantized.get_flattened_data()))
 
 
 def _settle(colours: list[_RGB]) -> list[_RGB]:
@@ -113,10 +144,9 @@ def _choose(counts: list[tuple[int, _RGB]], total: int) -> list[_RGB]:
         strip = Image.new("RGB", (len(rare), 1))
         strip.putdata(rare)
         cut = strip.quantize(min(room, len(rare)), method=Image.Quantize.MEDIANCUT)
-        flat = cut.getpalette() or []
         known = set(chosen)
-        stand_ins = [tuple(flat[i : i + 3]) for i in range(0, len(flat), 3)]
-        chosen = _settle(chosen + [c for c in stand_ins if c not in known][:room])  # type: ignore[misc]
+        stand_ins = _palette_entries(cut)
+        chosen = _settle(chosen + [c for c in stand_ins if c not in known][:room])
     return chosen
 
 
@@ -129,13 +159,13 @@ def limit_colours(image: Image.Image, colours: int = PALETTE_COLOURS) -> Image.I
     the flat colours of the drawing stay exact, only anti-aliased edges shift a little.
     """
     rgb = image if image.mode == "RGB" else image.convert("RGB")
-    counts = rgb.getcolors(colours)
+    counts = _rgb_counts(rgb, colours)
     if counts is not None:
         exact = _exact_palette(rgb, [colour for _, colour in counts])
         if exact is not None:
             return exact
     else:
-        counts = rgb.getcolors(1 << 16) or rgb.getcolors(1 << 24) or []
+        counts = _rgb_counts(rgb, 1 << 16) or _rgb_counts(rgb, 1 << 24) or []
     palette = _canonical(_choose(counts, colours))
     return rgb.quantize(palette=_palette_image(palette), dither=Image.Dither.NONE)
 
@@ -185,7 +215,7 @@ def _indexed(image: Image.Image) -> Image.Image | None:
         return _indexed_with_alpha(image)
     if image.mode != "RGB":
         return None
-    counts = image.getcolors(PALETTE_COLOURS)
+    counts = _rgb_counts(image, PALETTE_COLOURS)
     if counts is None:
         return None
     return _exact_palette(image, [colour for _, colour in counts])
@@ -197,19 +227,18 @@ def _indexed_with_alpha(image: Image.Image) -> Image.Image | None:
     Only when no colour appears with two alphas (the RGB part then tells the entry);
     otherwise ``None`` and the image is stored as RGBA.
     """
-    counts = image.getcolors(PALETTE_COLOURS)
+    counts = _rgba_counts(image, PALETTE_COLOURS)
     if counts is None:
         return None
     rgba = [colour for _, colour in counts]
     rgb = [colour[:3] for colour in rgba]
     if len(set(rgb)) != len(rgb):
         return None
-    indexed = _exact_palette(image.convert("RGB"), rgb)  # type: ignore[arg-type]
+    indexed = _exact_palette(image.convert("RGB"), rgb)
     if indexed is None:
         return None
     # The palette may have been reordered (median cut): look each entry's alpha up.
     alpha_of = {colour[:3]: colour[3] for colour in rgba}
-    flat = indexed.getpalette() or []
-    entries = [tuple(flat[i : i + 3]) for i in range(0, len(flat), 3)]
+    entries = _palette_entries(indexed)
     indexed.info["transparency"] = bytes(alpha_of.get(entry, 255) for entry in entries)
     return indexed

@@ -54,6 +54,7 @@ from bot.fairness import (
 )
 from bot.i18n import catalog, t
 from bot.replay_cache import ReplayCache
+from bot.settings import GameSettings
 from bot.stats import BiggestWin, PlayerRecord, Standing
 from bot.store import GameInfo, GameRow, GameStatus
 from bot.store.bench import next_simple_action
@@ -263,7 +264,7 @@ def turn_lines(
     state: GameState, settings: dict[str, Any], events: list[dict[str, Any]]
 ) -> list[str]:
     """The lines a turn message shows for ``events`` (as board_messages tells them)."""
-    return Narrator(state, settings["lang"], theme_of(settings)).lines(events)
+    return Narrator(state, settings["lang"], theme_of(GameSettings(settings))).lines(events)
 
 
 def turn_messages(
@@ -275,16 +276,16 @@ def turn_messages(
     ``image``: draw the turn's picture (a real attachment with its alt text; slower), else
     the messages go without it, as when a picture fails.
     """
-    info = turn_ui.turn_info(state, settings)
-    view = turn_ui.turn_view(game_id, state, settings)
+    info = turn_ui.turn_info(state, GameSettings(settings))
+    view = turn_ui.turn_view(game_id, state, GameSettings(settings))
     content = mentions(state, any_waiting_for(state)) or None
-    pictures = [run(turn_ui.turn_image(state, settings, info))] if image else []
+    pictures = [run(turn_ui.turn_image(state, GameSettings(settings), info))] if image else []
     for drawn in (True, False) if image else (False,):
         files = pictures if drawn else []
-        live = turn_ui.live_embed(state, settings, lines, info, image=drawn)
+        live = turn_ui.live_embed(state, GameSettings(settings), lines, info, image=drawn)
         yield "turn message", {"content": content, "embed": live, "view": view, "files": files}
         yield "turn message edit", {"embed": live, "view": view, "attachments": files}
-        done = turn_ui.finished_embed(state, settings, lines, info, image=drawn)
+        done = turn_ui.finished_embed(state, GameSettings(settings), lines, info, image=drawn)
         yield "finished turn", {"embed": done, "view": None, "attachments": files}
 
 
@@ -294,27 +295,29 @@ def board_message(state: GameState, settings: dict[str, Any]) -> dict[str, Any]:
     lang = settings["lang"]
     embed = discord.Embed(
         title=t(lang, "board.title", turn=state.turn),
-        description=turn_ui.holdings_text(state, settings),
+        description=turn_ui.holdings_text(state, GameSettings(settings)),
         colour=turn_ui.EMBED_COLOUR,
     )
     embed.set_image(url=f"attachment://{turn_ui.BOARD_IMAGE}")
-    return {"embed": embed, "file": run(turn_ui.board_file(state, settings))}
+    return {"embed": embed, "file": run(turn_ui.board_file(state, GameSettings(settings)))}
 
 
 def deed_message(state: GameState, settings: dict[str, Any], square: int) -> dict[str, Any]:
     """ "📜 Urkunde": a lot's title deed and its facts (as cogs/property.py answers it)."""
     lang = settings["lang"]
-    narrator = Narrator(state, lang, theme_of(settings))
-    text = f"**{narrator.square(square)}**\n" + lot_facts(state, settings, square, lang)
-    return {"content": text, "file": run(deed_file(state, settings, square, lang))}
+    narrator = Narrator(state, lang, theme_of(GameSettings(settings)))
+    text = f"**{narrator.square(square)}**\n" + lot_facts(
+        state, GameSettings(settings), square, lang
+    )
+    return {"content": text, "file": run(deed_file(state, GameSettings(settings), square, lang))}
 
 
 def final_message(
     game_id: int, state: GameState, settings: dict[str, Any], recap: dict[str, Any] | None
 ) -> dict[str, Any]:
     """The end of a board game: the final table with the seed, the board, the recap."""
-    embeds = [turn_ui.final_embed(state, settings, game_id=game_id)]
-    files = [run(turn_ui.board_file(state, settings))]
+    embeds = [turn_ui.final_embed(state, GameSettings(settings), game_id=game_id)]
+    files = [run(turn_ui.board_file(state, GameSettings(settings)))]
     if recap is not None:
         embeds.append(recap["embed"])
         files.append(recap["file"])
@@ -328,7 +331,9 @@ def card_end_message(
     lang = settings["lang"]
     names = ", ".join(state.players[s].name for s in state.winners)
     content = t(lang, "cards.winner", names=names) if state.winners else t(lang, "cards.ended")
-    embeds = [embed for embed in [reveal_embed(game_id, settings)] if embed is not None]
+    embeds = [
+        embed for embed in [reveal_embed(game_id, GameSettings(settings))] if embed is not None
+    ]
     files = []
     if recap is not None:
         embeds.append(recap["embed"])
@@ -487,9 +492,13 @@ def draw_big_board_games(sent: Sent, lang: str) -> None:
         settings = settings_of(state, lang)
         routes.draw_board_game(sent, name, state, lang, **longest_settings(state))
         if state.auction is not None:
-            sent.add(f"{name}: auction", auction_message(BIGGEST_GAME, state, settings))
+            sent.add(
+                f"{name}: auction", auction_message(BIGGEST_GAME, state, GameSettings(settings))
+            )
         for trade in state.trades:
-            sent.add(f"{name}: offer", offer_message(BIGGEST_GAME, state, settings, trade))
+            sent.add(
+                f"{name}: offer", offer_message(BIGGEST_GAME, state, GameSettings(settings), trade)
+            )
         lines = turn_lines(state, settings, state.events)
         for kind, message in turn_messages(BIGGEST_GAME, state, settings, lines, image=True):
             sent.add(f"{name}: {kind}", message)
@@ -517,7 +526,7 @@ def full_trade_builder(state: GameState, settings: dict[str, Any], seat: int) ->
         give_cards=list(state.players[seat].jail_cards),
         get_cards=list(state.players[partner].jail_cards),
     )
-    return builder_message(state, settings, draft, settings["lang"])
+    return builder_message(state, GameSettings(settings), draft, settings["lang"])
 
 
 def draw_played_board_game(sent: Sent, lang: str, seed: int, *, theme: bool) -> None:
@@ -536,7 +545,7 @@ def draw_played_board_game(sent: Sent, lang: str, seed: int, *, theme: bool) -> 
             sent.add(f"{name}: {kind}", message)
     final, _ = sampled[-1]
     settings = settings_of(final, lang, theme=theme)
-    recap = run(recap_message(BIGGEST_GAME, record, settings, lang))
+    recap = run(recap_message(BIGGEST_GAME, record, GameSettings(settings), lang))
     sent.add("ten players: recap", recap)
     sent.add("ten players: end", final_message(BIGGEST_GAME, final, settings, recap))
     sent.add("ten players: end (no recap)", final_message(BIGGEST_GAME, final, settings, None))
@@ -549,12 +558,12 @@ def draw_card_games(sent: Sent, lang: str) -> None:
     routes.draw_card_game(sent, 6, 3, lang, names=NAMES)
     record, state = six_card_players(seed=5)
     settings = settings_of(state, lang)
-    sent.add("six card players: table", table_message(GAME_ID, state, settings))
+    sent.add("six card players: table", table_message(GAME_ID, state, GameSettings(settings)))
     for event in state.events:
         if event["type"] == "round_scored":
             sent.add("six card players: round", round_message(state, lang, event))
     sent.add("six card players: mentions", mentions_of(state, list(range(6))) or "–")
-    recap = run(recap_message(BIGGEST_GAME, record, settings, lang))
+    recap = run(recap_message(BIGGEST_GAME, record, GameSettings(settings), lang))
     sent.add("six card players: end", card_end_message(BIGGEST_GAME, state, settings, recap))
     draw_viewer(sent, "cards", record, settings)
 
@@ -567,7 +576,9 @@ def draw_viewer(sent: Sent, key: str, record: GameRecord, settings: dict[str, An
     for number in range(first, last + 1):
         frame = cache.frame(key, number)
         for running in (False, True):
-            message = viewer_message(BIGGEST_GAME, frame, settings, lang, running=running)
+            message = viewer_message(
+                BIGGEST_GAME, frame, GameSettings(settings), lang, running=running
+            )
             sent.add(f"viewer of {key}, turn {number}", message)
 
 
@@ -604,17 +615,23 @@ def draw_lobbies(sent: Sent, lang: str) -> None:
         # The lobby's secret, and words of every player (shown as who set them).
         settings[FINGERPRINT_KEY], settings[SECRET_KEY] = "f" * 64, 2**64 - 1
         settings[LOBBY_WORDS_KEY] = {str(p["id"]): LONGEST_WORDS for p in players}
-        sent.add(f"{kind} lobby, full", lobby_message(BIGGEST_GAME, settings))
-        sent.add("house rules, all changed", house_rules_panel(BIGGEST_GAME, settings, lang))
+        sent.add(f"{kind} lobby, full", lobby_message(BIGGEST_GAME, GameSettings(settings)))
+        sent.add(
+            "house rules, all changed",
+            house_rules_panel(BIGGEST_GAME, GameSettings(settings), lang),
+        )
         # Started: the lobby shows every player's words.
         words = [{"name": p["name"], "words": LONGEST_WORDS} for p in players[:count]]
         started = {**settings, WORDS_KEY: words, SEED_KEY: 2**64 - 1}
-        sent.add(f"{kind} lobby, started", lobby_message(BIGGEST_GAME, started))
+        sent.add(f"{kind} lobby, started", lobby_message(BIGGEST_GAME, GameSettings(started)))
     state = ten_players()
     settings = settings_of(state, lang)
     for seat in range(10):
         ballots = {str(other): "computer" for other in range(10) if other != seat}
-        sent.add("vote, ten players", vote_message(BIGGEST_GAME, state, settings, seat, ballots))
+        sent.add(
+            "vote, ten players",
+            vote_message(BIGGEST_GAME, state, GameSettings(settings), seat, ballots),
+        )
     for stage in ("asked", "confirm", "vote"):
         request = {
             "id": 10**9,
@@ -626,11 +643,15 @@ def draw_lobbies(sent: Sent, lang: str) -> None:
             "ballots": {str(other): "yes" for other in range(10)},
         }
         sent.add(
-            "hand-over, ten players", handover_message(BIGGEST_GAME, state, settings, 1, request)
+            "hand-over, ten players",
+            handover_message(BIGGEST_GAME, state, GameSettings(settings), 1, request),
         )
         for result in ("declined", "withdrawn", "refused", "confirmed", "confirmed_host", "failed"):
             reason = t(lang, "error.handover_target_seated", player=NAMES[9])
-            sent.add("hand-over closed", closed_message(settings, request, result, reason=reason))
+            sent.add(
+                "hand-over closed",
+                closed_message(GameSettings(settings), request, result, reason=reason),
+            )
 
 
 def draw_forms(sent: Sent, lang: str) -> None:

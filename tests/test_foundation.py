@@ -14,6 +14,14 @@ from bot.app import MonopolyBot, run_bot
 from bot.config import Settings, parse_dotenv
 from bot.logging_setup import configure_logging
 
+#: A token of the right shape (three base64url parts); Discord has never seen it.
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
+
+
+async def discord_accepts(token: str, **options: object) -> None:
+    """Stand in for ``check_discord``: Discord accepts the token (no network)."""
+    return None
+
 
 def make_settings(**overrides: object) -> Settings:
     """Settings of an unsharded bot on SQLite, with ``overrides``."""
@@ -162,13 +170,14 @@ def test_run_bot_with_token_runs_client(monkeypatch: pytest.MonkeyPatch, tmp_pat
 
     monkeypatch.setattr(MonopolyBot, "run", fake_run)
     monkeypatch.setattr(app, "configure_logging", lambda level: None)
+    monkeypatch.setattr(app, "check_discord", discord_accepts)
     heartbeat = tmp_path / "heartbeat"
     heartbeat.write_text("{}", encoding="utf-8")  # left by an earlier run
     settings = make_settings(
-        discord_token="secret", db_path=tmp_path / "games.db", heartbeat_file=heartbeat
+        discord_token=TOKEN, db_path=tmp_path / "games.db", heartbeat_file=heartbeat
     )
     assert run_bot(settings) == 0
-    assert calls == [("secret", {"log_handler": None})]
+    assert calls == [(TOKEN, {"log_handler": None})]
     assert (tmp_path / "games.db").exists()
     assert not heartbeat.exists()
     [bot] = bots

@@ -32,6 +32,7 @@ from bot.recap import (
     is_card_record,
     recap_of,
 )
+from bot.settings import GameSettings
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
 
@@ -387,7 +388,7 @@ async def test_recap_message_for_a_record_of_the_first_version() -> None:
     from cogs.ui.recap import recap_message
 
     raw = json.loads((EXAMPLES / "first-turns.record.json").read_text(encoding="utf-8"))
-    message = await recap_message(12, GameRecord.from_dict(raw), {"lang": "de"}, "de")
+    message = await recap_message(12, GameRecord.from_dict(raw), GameSettings({"lang": "de"}), "de")
     embed, file = message["embed"], message["file"]
     assert isinstance(embed, discord.Embed) and isinstance(file, discord.File)
     assert file.filename == "recap-12.png" and embed.image.url == "attachment://recap-12.png"
@@ -405,7 +406,7 @@ async def test_recap_message_of_a_whole_board_game(lang: str) -> None:
 
     game = _played(4, 0)
     settings = {"lang": lang, "theme": "cookies_and_pirates"}
-    message = await recap_message(5, game["record"], settings, lang)
+    message = await recap_message(5, game["record"], GameSettings(settings), lang)
     description = message["embed"].description or ""
     assert "recap." not in description and "{" not in description
     assert "Naschgeld" in description  # the theme's money
@@ -446,7 +447,7 @@ async def test_recap_message_of_a_card_game(lang: str) -> None:
     from cogs.ui.recap import recap_message
 
     record, state, _ = _card_game(4, 7)
-    message = await recap_message(9, record, {"lang": lang}, lang)
+    message = await recap_message(9, record, GameSettings({"lang": lang}), lang)
     description = message["embed"].description or ""
     assert "recap." not in description and "{" not in description
     for player in state.players:

@@ -25,6 +25,7 @@ from bot.engine.game import apply_action as apply_board_action
 from bot.engine.record import GameRecord
 from bot.engine.state import GameState
 from bot.replay_cache import ReplayCache
+from bot.settings import GameSettings
 from bot.store.bench import next_simple_action
 from cogs.core.routes import ROUTES
 from cogs.core.routes_base import Route
@@ -266,37 +267,49 @@ def draw_board_game(drawn: Drawn, name: str, state: GameState, lang: str, **extr
     settings = settings_for(
         state, lang, **{"trade_closes": {}, "deadline_at": 1, "ends_at": 2, **extra}
     )
-    drawn.add(f"{name}: turn", turn_view(GAME_ID, state, settings))
+    drawn.add(f"{name}: turn", turn_view(GAME_ID, state, GameSettings(settings)))
     if state.auction is not None:
-        drawn.add(f"{name}: auction", auction_message(GAME_ID, state, settings))
+        drawn.add(f"{name}: auction", auction_message(GAME_ID, state, GameSettings(settings)))
     for trade in state.trades:
-        drawn.add(f"{name}: offer", offer_message(GAME_ID, state, settings, trade))
+        drawn.add(f"{name}: offer", offer_message(GAME_ID, state, GameSettings(settings), trade))
     if state.lot_offer is not None:
-        drawn.add(f"{name}: lot offer", lots_offer_message(GAME_ID, state, settings))
+        drawn.add(f"{name}: lot offer", lots_offer_message(GAME_ID, state, GameSettings(settings)))
     for seat in range(len(state.players)):
-        drawn.add(f"{name}: build", build_panel(state, settings, seat, GAME_ID, lang, None))
+        drawn.add(
+            f"{name}: build", build_panel(state, GameSettings(settings), seat, GAME_ID, lang, None)
+        )
         draft = MortgageDraft(GAME_ID, seat)
-        drawn.add(f"{name}: mortgages", mortgage_panel(state, settings, seat, draft, lang))
+        drawn.add(
+            f"{name}: mortgages", mortgage_panel(state, GameSettings(settings), seat, draft, lang)
+        )
         # Something chosen, so the confirm button is on.
         draft.mortgage = {s for s, owner in enumerate(state.owner) if owner == seat}
-        drawn.add(f"{name}: mortgages", mortgage_panel(state, settings, seat, draft, lang))
+        drawn.add(
+            f"{name}: mortgages", mortgage_panel(state, GameSettings(settings), seat, draft, lang)
+        )
         partner = (seat + 1) % len(state.players)
         trade = TradeDraft(GAME_ID, seat, seat=seat, partner=partner, partner_name="x")
         trade.give_cards = list(state.players[seat].jail_cards)
-        drawn.add(f"{name}: trade builder", builder_message(state, settings, trade, lang))
+        drawn.add(
+            f"{name}: trade builder", builder_message(state, GameSettings(settings), trade, lang)
+        )
     if state.mortgage_choices:
         seat = state.mortgage_choices[0]["player"]
         draft_lift = LiftDraft(GAME_ID, seat)
-        drawn.add(f"{name}: lift", lift_panel(state, settings, seat, draft_lift, lang))
+        drawn.add(
+            f"{name}: lift", lift_panel(state, GameSettings(settings), seat, draft_lift, lang)
+        )
     if state.debts and state.debts[0]["creditor"] >= 0:
         debtor = state.debts[0]["debtor"]
         lots = LotsDraft(GAME_ID, debtor, seat=debtor)
-        drawn.add(f"{name}: lots", lots_panel(state, settings, lots, lang))
+        drawn.add(f"{name}: lots", lots_panel(state, GameSettings(settings), lots, lang))
         lots.lots = {s for s, owner in enumerate(state.owner) if owner == debtor}
-        drawn.add(f"{name}: lots", lots_panel(state, settings, lots, lang))
+        drawn.add(f"{name}: lots", lots_panel(state, GameSettings(settings), lots, lang))
     for seat in range(len(state.players)):
         ballots = {str((seat + 1) % len(state.players)): "wait"}
-        drawn.add(f"{name}: vote", vote_message(GAME_ID, state, settings, seat, ballots))
+        drawn.add(
+            f"{name}: vote", vote_message(GAME_ID, state, GameSettings(settings), seat, ballots)
+        )
     for stage in ("asked", "confirm", "vote"):
         request = {
             "id": 1,
@@ -307,7 +320,10 @@ def draw_board_game(drawn: Drawn, name: str, state: GameState, lang: str, **extr
             "stage": stage,
             "ballots": {"1": "yes"},
         }
-        drawn.add(f"{name}: handover", handover_message(GAME_ID, state, settings, 0, request))
+        drawn.add(
+            f"{name}: handover",
+            handover_message(GAME_ID, state, GameSettings(settings), 0, request),
+        )
 
 
 # -- positions of the card game -------------------------------------------------------
@@ -324,7 +340,7 @@ def draw_card_game(
     player = SimpleCardPlayer()
     for _ in range(1000):
         settings = settings_for(state, lang, card_lines=[], deadline_at=1)
-        drawn.add("card table", table_message(GAME_ID, state, settings))
+        drawn.add("card table", table_message(GAME_ID, state, GameSettings(settings)))
         if state.phase == "over":
             return
         for seat in range(players):
@@ -365,8 +381,8 @@ def draw_lobbies_and_forms(drawn: Drawn, lang: str) -> None:
             "max_players": 6,
             "game": kind,
         }
-        drawn.add(f"lobby of {kind}", lobby_message(GAME_ID, settings))
-        drawn.add("house rules", house_rules_panel(GAME_ID, settings, lang))
+        drawn.add(f"lobby of {kind}", lobby_message(GAME_ID, GameSettings(settings)))
+        drawn.add("house rules", house_rules_panel(GAME_ID, GameSettings(settings), lang))
     drawn.add("form", BidForm(GAME_ID, 12, lang, auction="39-4711"))
     drawn.add("form", BidForm(GAME_ID, 12, lang, auction="39-4711", sealed=True))
     drawn.add("form", CashForm(GAME_ID, 3, lang, "Ben", 100, 0))
@@ -405,7 +421,10 @@ def draw_history(drawn: Drawn, lang: str) -> None:
         first, last = cache.turns(key, kept)
         for number in (first, (first + last) // 2, last):
             frame = cache.frame(key, number)
-            drawn.add(f"viewer of {key}", viewer_message(GAME_ID, frame, {"lang": lang}, lang))
+            drawn.add(
+                f"viewer of {key}",
+                viewer_message(GAME_ID, frame, GameSettings({"lang": lang}), lang),
+            )
 
 
 # -- a member's games and following (cogs/members.py) ----------------------------------

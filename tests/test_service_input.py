@@ -200,7 +200,7 @@ async def test_a_user_id_that_is_not_one_is_a_bad_id(setup: Setup, user_id: Any)
 async def test_odd_names_are_repaired_not_refused(setup: Setup, name: str, kept: str) -> None:
     """A Discord name with odd characters joins the game under a repaired name."""
     settings = await setup.service.join(setup.lobby, LobbyPlayer(1004, name))
-    assert settings["players"][-1] == {"id": 1004, "name": kept}
+    assert settings.lobby.players[-1] == {"id": 1004, "name": kept}
     assert (await setup.store.load(setup.lobby)).settings["players"][-1]["name"] == kept
     # The game starts with it and the name is stored as valid text.
     await setup.service.start(setup.lobby, CEM.id)

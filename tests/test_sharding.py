@@ -461,10 +461,15 @@ async def test_each_process_fires_the_timers_of_its_own_guilds(tmp_path: Path) -
 # -- bad configuration stops the bot before Discord -------------------------------------------
 
 
+#: A token of the right shape (run checks it first); Discord has never seen it.
+TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB"
+
+
 @pytest.fixture
 def no_discord(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[str]:
-    """A directory without .env, no Discord settings, and a bot ``run`` that must not be
-    reached (it records the token if it is)."""
+    """A directory without .env, no Discord settings, a login over HTTP that Discord
+    accepts (no network), and a bot ``run`` that must not be reached (it records the token
+    if it is)."""
     monkeypatch.chdir(tmp_path)
     for name in (
         "DISCORD_TOKEN",
@@ -483,7 +488,11 @@ def no_discord(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[str]:
         """Stand in for ``Client.run``: note the token, connect nowhere."""
         ran.append(token)
 
+    async def discord_accepts(token: str, **options: Any) -> None:
+        """Stand in for ``check_discord``: the token is fine, Discord is there."""
+
     monkeypatch.setattr(MonopolyBot, "run", fake_run)
+    monkeypatch.setattr(app, "check_discord", discord_accepts)
     return ran
 
 
@@ -508,7 +517,7 @@ def test_a_wrong_url_scheme_stops_run_with_one_line(
     no_discord: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """``run`` with a MySQL URL: exit 2, one line naming MONOPOLY_DATABASE_URL, no password."""
-    got = settings(tmp_path, discord_token="secret", database_url="mysql://bot:hunter2@db/monopoly")
+    got = settings(tmp_path, discord_token=TOKEN, database_url="mysql://bot:hunter2@db/monopoly")
     assert run_bot(got) == 2
     err = capsys.readouterr().err
     assert err.startswith("monopoly-bot: ") and err.count("\n") == 1
@@ -529,7 +538,7 @@ def test_a_refused_url_from_store_for_stops_run(
         raise ValueError("MONOPOLY_DATABASE_URL must start with postgresql://,\n got 'mysql://...'")
 
     monkeypatch.setattr(app, "store_for", refuse)
-    assert run_bot(settings(tmp_path, discord_token="secret")) == 2
+    assert run_bot(settings(tmp_path, discord_token=TOKEN)) == 2
     assert capsys.readouterr().err == (
         "monopoly-bot: MONOPOLY_DATABASE_URL must start with postgresql://, got 'mysql://...'\n"
     )
@@ -581,7 +590,7 @@ def test_an_unusable_store_stops_run_with_one_line(
 ) -> None:
     """The store cannot be opened: exit 2 before Discord, one line naming the setting."""
     monkeypatch.setattr(app, "store_for", lambda settings: UnusableStore(error))
-    assert run_bot(settings(tmp_path, discord_token="secret", database_url=PG_URL)) == 2
+    assert run_bot(settings(tmp_path, discord_token=TOKEN, database_url=PG_URL)) == 2
     assert capsys.readouterr().err == line
     assert no_discord == []
 
@@ -592,7 +601,7 @@ def test_an_unreachable_postgresql_server_stops_run(
     """The real driver, a server that is not there (no socket in an empty folder): exit 2
     with the driver's one line, which names the setting and not the password."""
     url = f"postgresql://bot:hunter2@/monopoly?host={tmp_path}&port=5432"
-    assert run_bot(settings(tmp_path, discord_token="secret", database_url=url)) == 2
+    assert run_bot(settings(tmp_path, discord_token=TOKEN, database_url=url)) == 2
     err = capsys.readouterr().err
     assert err.startswith("monopoly-bot: ") and err.count("\n") == 1
     assert "MONOPOLY_DATABASE_URL" in err and "hunter2" not in err
@@ -607,7 +616,7 @@ def test_a_database_of_a_newer_bot_stops_run_unchanged(
     db_path = tmp_path / "games.db"
     asyncio.run(_newer_database(db_path))
     before = db_path.read_bytes()
-    assert run_bot(settings(tmp_path, discord_token="secret", db_path=db_path)) == 2
+    assert run_bot(settings(tmp_path, discord_token=TOKEN, db_path=db_path)) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"monopoly-bot: MONOPOLY_DB_PATH ({db_path}): the database has schema")
     assert "newer than this bot's" in err and err.count("\n") == 1
@@ -621,7 +630,7 @@ def test_a_database_path_that_cannot_be_made_stops_run(
     line naming the setting."""
     (tmp_path / "a-file").write_text("", encoding="utf-8")
     db_path = tmp_path / "a-file" / "games.db"
-    assert run_bot(settings(tmp_path, discord_token="secret", db_path=db_path)) == 2
+    assert run_bot(settings(tmp_path, discord_token=TOKEN, db_path=db_path)) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"monopoly-bot: MONOPOLY_DB_PATH ({db_path}): cannot open the database")
     assert err.count("\n") == 1 and no_discord == []

@@ -7,9 +7,10 @@ of the voters decide; with nobody to vote the computer takes the seat. ``/monopo
 hands one's own seat to the computer until one returns. A player who acts themselves — any
 button — is back: their count of missed deadlines starts again and the computer lets go.
 
-Everything here is a pure function of a game's state and its settings (a JSON object kept
-with the game); the caller reads and writes the settings under the game's lock
-(:meth:`bot.service.GameService.update_settings`) and shows the outcome. What a computer
+Everything here is a pure function of a game's state and its settings (the typed
+:class:`~bot.settings.GameSettings`, whose ``play`` section keeps missed deadlines, votes
+and computer seats); the caller reads and writes the settings under the game's lock
+(:meth:`bot.service.GameService.edit_settings`) and shows the outcome. What a computer
 seat does comes from :mod:`bot.engine.computer` (the level chosen in the lobby for a
 computer player, ``strong`` for an absent player's seat).
 """
@@ -19,15 +20,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.asyncplay.timing import setting
 from bot.cardgame import CardState, SimpleCardPlayer
 from bot.cardgame import waiting_for as card_waiting_for
 from bot.engine.computer import make_player, next_action
 from bot.engine.errors import IllegalAction
 from bot.engine.state import GameState
+from bot.settings import GameSettings
 
 Action = dict[str, Any]
-Settings = dict[str, Any]
+Settings = GameSettings
 VOTE_CHOICES = ("computer", "remove", "wait")
 _CARD_PLAYER = SimpleCardPlayer()
 
@@ -35,18 +36,18 @@ _CARD_PLAYER = SimpleCardPlayer()
 # -- computer seats ------------------------------------------------------------------
 
 
-def computer_seats(settings: dict[str, Any]) -> set[int]:
+def computer_seats(settings: Settings) -> set[int]:
     """The seats the computer plays now (computer players, vacation, the table's vote)."""
-    return {int(seat) for seat in settings.get("computer", {})}
+    return {int(seat) for seat in settings.play.computer}
 
 
-def computer_level(settings: dict[str, Any], seat: int) -> str:
+def computer_level(settings: Settings, seat: int) -> str:
     """How strongly the computer plays ``seat``: as chosen in the lobby, else ``strong``
     (an absent player's seat is played as well as the bot can)."""
-    return settings.get("computer_level", {}).get(str(seat), "strong")
+    return settings.play.computer_level.get(str(seat), "strong")
 
 
-def next_computer_action(state: GameState | CardState, settings: dict[str, Any]) -> Action | None:
+def next_computer_action(state: GameState | CardState, settings: Settings) -> Action | None:
     """What a computer seat does next: answer an offer, or move if the game waits on it."""
     seats = computer_seats(settings)
     if isinstance(state, CardState):
@@ -57,18 +58,19 @@ def next_computer_action(state: GameState | CardState, settings: dict[str, Any])
     return next_action(state, players)
 
 
-def player_acted(settings: dict[str, Any], seat: int) -> bool:
+def player_acted(settings: Settings, seat: int) -> bool:
     """A player acted themselves: reset their missed deadlines; True if they took over.
 
     Changes ``settings`` in place (the caller holds the game's lock and saves them).
     """
-    missed = settings.get("missed", {})
+    play = settings.play
+    missed = play.missed
     if missed.get(str(seat)):
-        settings["missed"] = {**missed, str(seat): 0}
-    computer = settings.get("computer", {})
+        play.missed = {**missed, str(seat): 0}
+    computer = play.computer
     if str(seat) not in computer:
         return False
-    settings["computer"] = {k: v for k, v in computer.items() if k != str(seat)}
+    play.computer = {k: v for k, v in computer.items() if k != str(seat)}
     return True
 
 
@@ -84,7 +86,7 @@ def choices_for(state: Any) -> tuple[str, ...]:
     return VOTE_CHOICES
 
 
-def voters(state: GameState | CardState, settings: dict[str, Any], seat: int) -> list[int]:
+def voters(state: GameState | CardState, settings: Settings, seat: int) -> list[int]:
     """Who votes on ``seat``: the other players still in, not played by the computer."""
     computer = computer_seats(settings)
     return [
@@ -108,8 +110,8 @@ def outcome(ballots: dict[str, str], table: list[int]) -> str | None:
 
 def jokers_left(settings: Settings, seat: int) -> int:
     """How many jokers ``seat`` has left in this game (setting ``jokers`` minus those spent)."""
-    spent = settings.get("jokers_used", {}).get(str(seat), 0)
-    return max(0, int(setting(settings, "jokers")) - spent)
+    spent = settings.play.jokers_used.get(str(seat), 0)
+    return max(0, settings.timing.jokers - spent)
 
 
 def spend_jokers(settings: Settings, seats: list[int]) -> tuple[list[int], list[int]]:
@@ -121,10 +123,10 @@ def spend_jokers(settings: Settings, seats: list[int]) -> tuple[list[int], list[
     """
     excused = [seat for seat in seats if jokers_left(settings, seat) > 0]
     if excused:
-        used = dict(settings.get("jokers_used", {}))
+        used = dict(settings.play.jokers_used)
         for seat in excused:
             used[str(seat)] = used.get(str(seat), 0) + 1
-        settings["jokers_used"] = used
+        settings.play.jokers_used = used
     return excused, [seat for seat in seats if seat not in excused]
 
 
@@ -133,10 +135,10 @@ def spend_jokers(settings: Settings, seats: list[int]) -> tuple[list[int], list[
 
 def count_missed(settings: Settings, seats: list[int]) -> None:
     """Add one missed deadline for each of ``seats`` (``settings`` changed in place)."""
-    missed = dict(settings.get("missed", {}))
+    missed = dict(settings.play.missed)
     for seat in seats:
         missed[str(seat)] = missed.get(str(seat), 0) + 1
-    settings["missed"] = missed
+    settings.play.missed = missed
 
 
 def votes_due(state: GameState | CardState, settings: Settings) -> tuple[list[int], list[int]]:
@@ -145,11 +147,12 @@ def votes_due(state: GameState | CardState, settings: Settings) -> tuple[list[in
     Returns ``(to_vote, decided)``: seats the table votes on, and seats with nobody left
     to ask, which the computer takes at once (:func:`hand_to_computer`).
     """
-    limit = setting(settings, "missed_limit")
-    votes = settings.get("votes", {})
+    limit = settings.timing.missed_limit
+    votes = settings.play.votes
     computer = computer_seats(settings)
-    to_vote, decided = [], []
-    for key, count in settings.get("missed", {}).items():
+    to_vote: list[int] = []
+    decided: list[int] = []
+    for key, count in settings.play.missed.items():
         seat = int(key)
         due = limit and count >= limit and key not in votes
         if not due or seat in computer or is_out(state.players[seat]):
@@ -160,15 +163,15 @@ def votes_due(state: GameState | CardState, settings: Settings) -> tuple[list[in
 
 def open_vote(settings: Settings, seat: int, message_id: int) -> None:
     """Record the vote on ``seat`` shown in ``message_id`` (``settings`` changed in place)."""
-    settings["votes"] = {
-        **settings.get("votes", {}),
+    settings.play.votes = {
+        **settings.play.votes,
         str(seat): {"message": message_id, "ballots": {}},
     }
 
 
 def hand_to_computer(settings: Settings, seat: int, reason: str) -> None:
     """The computer plays ``seat`` from now on (``reason``: vote, vacation, seat)."""
-    settings["computer"] = {**settings.get("computer", {}), str(seat): reason}
+    settings.play.computer = {**settings.play.computer, str(seat): reason}
 
 
 @dataclass(frozen=True)
@@ -199,7 +202,7 @@ def cast(
         raise IllegalAction("unknown_button")
     if choice != "back" and choice not in choices_for(state):
         raise IllegalAction("unknown_button")
-    votes = dict(settings.get("votes", {}))
+    votes = dict(settings.play.votes)
     vote = votes.get(seat_text)
     seat = int(seat_text)
     gone = seat >= len(state.players) or is_out(state.players[seat])
@@ -221,12 +224,12 @@ def cast(
         votes[seat_text] = vote
         result = outcome(vote["ballots"], table)
     if result is None:
-        settings["votes"] = votes
+        settings.play.votes = votes
         return Ballot(seat, None, dict(vote["ballots"]))
     votes.pop(seat_text)
-    settings["votes"] = votes
+    settings.play.votes = votes
     if result in ("back", "wait"):
-        settings["missed"] = {**settings.get("missed", {}), seat_text: 0}
+        settings.play.missed = {**settings.play.missed, seat_text: 0}
     if result == "computer":
         hand_to_computer(settings, seat, "vote")
     return Ballot(seat, result, dict(vote["ballots"]))
@@ -240,15 +243,15 @@ def set_vacation(settings: Settings, seat: int, away: bool) -> bool:
 
     Changes ``settings`` in place; coming back resets the seat's missed deadlines.
     """
-    computer = dict(settings.get("computer", {}))
+    computer = dict(settings.play.computer)
     if away == (str(seat) in computer):
         return False
     if away:
         computer[str(seat)] = "vacation"
     else:
         computer.pop(str(seat))
-        settings["missed"] = {**settings.get("missed", {}), str(seat): 0}
-    settings["computer"] = computer
+        settings.play.missed = {**settings.play.missed, str(seat): 0}
+    settings.play.computer = computer
     return True
 
 
@@ -260,8 +263,7 @@ REMIND_INTERVAL = 3600
 
 def remind_again_at(settings: Settings, now: float) -> float | None:
     """When the next ``/monopoly remind`` is allowed, or None if it is allowed now."""
-    from bot.asyncplay.timing import duration
-
-    interval = min(REMIND_INTERVAL, (duration(settings, "deadline") or REMIND_INTERVAL * 2) / 2)
-    last = settings.get("last_remind", 0)
+    deadline = settings.timing.deadline_seconds
+    interval = min(REMIND_INTERVAL, (deadline or REMIND_INTERVAL * 2) / 2)
+    last = settings.play.last_remind
     return last + interval if now - last < interval else None

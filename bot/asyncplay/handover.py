@@ -8,8 +8,8 @@ vote, and more than half decides; with nobody to vote the hand-over is confirmed
 On confirmation the seat changes hands by the engine's ``hand_over`` action (the caller
 applies it), and :func:`finish` writes what the history keeps.
 
-Everything lives in the game's settings (a JSON object kept with the game), so the buttons
-work after a restart:
+Everything lives in the game's settings (the ``play`` section of
+:class:`~bot.settings.GameSettings`), so the buttons work after a restart:
 
 * ``handover_requests``: the open request per seat (``{seat: request}``), at most one;
 * ``handover_next``: the number of the next request (a button names the request it was
@@ -30,11 +30,11 @@ from bot.asyncplay.absence import is_out, voters
 from bot.cardgame import CardState
 from bot.engine.errors import IllegalAction
 from bot.engine.state import GameState
+from bot.settings import GameSettings
 
-Settings = dict[str, Any]
+Settings = GameSettings
 AnyState = GameState | CardState
 
-REQUESTS, NEXT, DONE = "handover_requests", "handover_next", "handovers"
 #: The stages of an open request: the member is asked, the host confirms, the table votes.
 ASKED, CONFIRM, VOTE = "asked", "confirm", "vote"
 #: What each button does (its custom id's action is ``ho_`` and one of these).
@@ -59,7 +59,7 @@ class Outcome:
 
 def requests(settings: Settings) -> dict[str, dict[str, Any]]:
     """The open requests by seat (as text)."""
-    return dict(settings.get(REQUESTS, {}))
+    return dict(settings.play.handover_requests)
 
 
 def button_arg(seat: int, request: dict[str, Any]) -> str:
@@ -80,7 +80,7 @@ def _check_running(state: AnyState | None, settings: Settings) -> AnyState:
         raise IllegalAction("not_started")
     if state.phase == "over":
         raise IllegalAction("game_over")
-    if settings.get("paused"):
+    if settings.play.paused:
         raise IllegalAction("game_paused")
     return state
 
@@ -116,7 +116,7 @@ def open_request(
         raise IllegalAction("handover_open")
     if any(r["to_id"] == target_id for r in open_.values()):
         raise IllegalAction("handover_target_asked", player=target_name)
-    number = int(settings.get(NEXT, 1))
+    number = int(settings.play.handover_next)
     request = {
         "id": number,
         "from_id": user_id,
@@ -126,8 +126,8 @@ def open_request(
         "stage": ASKED,
         "ballots": {},
     }
-    settings[NEXT] = number + 1
-    settings[REQUESTS] = {**open_, str(seat): request}
+    settings.play.handover_next = number + 1
+    settings.play.handover_requests = {**open_, str(seat): request}
     return seat, request
 
 
@@ -137,12 +137,12 @@ def drop(settings: Settings, seat: int, number: int | None = None) -> None:
     request = open_.get(str(seat))
     if request is not None and (number is None or request["id"] == number):
         open_.pop(str(seat))
-        settings[REQUESTS] = open_
+        settings.play.handover_requests = open_
 
 
 def host_leaves(settings: Settings, request: dict[str, Any]) -> bool:
     """Whether the asking player is the game's host (then the table votes)."""
-    return str(settings.get("host")) == request["from_id"]
+    return str(settings.lobby.host) == request["from_id"]
 
 
 def table_of(state: AnyState, settings: Settings, seat: int) -> list[int]:
@@ -214,7 +214,7 @@ def answer(
     else:
         result, request = _vote(state, settings, seat, request, user_id, choice)
     if result is None:
-        settings[REQUESTS] = {**requests(settings), str(seat): request}
+        settings.play.handover_requests = {**requests(settings), str(seat): request}
     else:
         drop(settings, seat)
     return Outcome(seat, request, result)
@@ -253,7 +253,8 @@ def finish(state: AnyState, settings: Settings, seat: int, request: dict[str, An
     their seat over hands the game's hosting on, too.
     """
     key = str(seat)
-    done = list(settings.get(DONE, []))
+    play = settings.play
+    done = list(play.handovers)
     entry = {
         "seat": seat,
         "from_id": request["from_id"],
@@ -266,22 +267,22 @@ def finish(state: AnyState, settings: Settings, seat: int, request: dict[str, An
         e["seat"] == seat and e["from_id"] == entry["from_id"] and e["to_id"] == entry["to_id"]
         for e in done
     ):
-        settings[DONE] = [*done, entry]
+        play.handovers = [*done, entry]
     drop(settings, seat)
-    missed = settings.get("missed", {})
+    missed = play.missed
     if missed.get(key):
-        settings["missed"] = {**missed, key: 0}
-    votes = settings.get("votes", {})
+        play.missed = {**missed, key: 0}
+    votes = play.votes
     if key in votes:
-        settings["votes"] = {k: v for k, v in votes.items() if k != key}
-    computer = settings.get("computer", {})
+        play.votes = {k: v for k, v in votes.items() if k != key}
+    computer = play.computer
     if key in computer and computer[key] != "seat":  # a computer player never hands over
-        settings["computer"] = {k: v for k, v in computer.items() if k != key}
+        play.computer = {k: v for k, v in computer.items() if k != key}
     if host_leaves(settings, request):
         host = request["to_id"]
-        settings["host"] = int(host) if host.isdigit() else host
+        settings.lobby.host = int(host) if host.isdigit() else host
 
 
 def former_names(settings: Settings, seat: int) -> list[str]:
     """Who played ``seat`` before its present player, in order ("alice", then "bob")."""
-    return [e["from_name"] for e in settings.get(DONE, []) if e.get("seat") == seat]
+    return [e["from_name"] for e in settings.play.handovers if e.get("seat") == seat]

@@ -29,6 +29,7 @@ from typing import Any
 from bot.engine import auctions
 from bot.engine.legal import legal_actions, waiting_for
 from bot.engine.state import GameState
+from bot.settings import GameSettings
 
 Action = dict[str, Any]
 Order = dict[str, Any]
@@ -39,21 +40,21 @@ MAX_AMOUNT = 1_000_000
 JAIL_CHOICES = ("pay", "card", "roll")
 
 
-def order_of(settings: dict[str, Any], seat: int) -> Order:
+def order_of(settings: GameSettings, seat: int) -> Order:
     """The standing order of ``seat`` (empty if none)."""
-    order = settings.get("orders", {}).get(str(seat))
+    order = settings.play.orders.get(str(seat))
     return dict(order) if isinstance(order, dict) else {}
 
 
-def set_order(settings: dict[str, Any], seat: int, order: Order) -> None:
+def set_order(settings: GameSettings, seat: int, order: Order) -> None:
     """Store ``seat``'s order (an empty order removes it); ``settings`` changed in place."""
-    orders = {k: v for k, v in settings.get("orders", {}).items() if k != str(seat)}
+    orders = {k: v for k, v in settings.play.orders.items() if k != str(seat)}
     if order:
         orders[str(seat)] = order
     if orders:
-        settings["orders"] = orders
+        settings.play.orders = orders
     else:
-        settings.pop("orders", None)
+        del settings.play.orders
 
 
 def with_bid(order: Order, target: str, limit: int | None) -> Order:
@@ -78,7 +79,7 @@ def bid_limit(state: GameState, order: Order, square: int) -> int | None:
     return int(limit) if isinstance(limit, int) else state.board.squares[square].price
 
 
-def order_action(state: GameState, settings: dict[str, Any], seat: int) -> Action | None:
+def order_action(state: GameState, settings: GameSettings, seat: int) -> Action | None:
     """What ``seat``'s standing order does now, if anything (always a legal action)."""
     order = order_of(settings, seat)
     if not order or state.phase == "over" or state.players[seat].bankrupt:
@@ -90,10 +91,10 @@ def order_action(state: GameState, settings: dict[str, Any], seat: int) -> Actio
     return action
 
 
-def next_order(state: GameState, settings: dict[str, Any], skip: set[int]) -> Action | None:
+def next_order(state: GameState, settings: GameSettings, skip: set[int]) -> Action | None:
     """The first action a standing order takes now, for a seat not in ``skip`` (the
     computer's seats), or None."""
-    for key in sorted(settings.get("orders", {}), key=int):
+    for key in sorted(settings.play.orders, key=int):
         seat = int(key)
         if seat in skip or not 0 <= seat < len(state.players):
             continue

@@ -28,8 +28,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.asyncplay import absence, orders, quiet
-from bot.asyncplay.timing import DURATIONS, duration, next_digest, setting, soon_before
+from bot.asyncplay.timing import DURATIONS, next_digest, soon_before
 from bot.engine.state import GameState
+from bot.settings import GameSettings
 from bot.store import GameNotRunning, GameStore
 from bot.store.kinds import AnyState, waiting_for
 
@@ -61,16 +62,17 @@ class TimerPlanner:
         self.wake = wake
         self.auto_delay = auto_delay
 
-    async def reschedule(self, game: int, state: AnyState, settings: dict[str, Any]) -> None:
+    async def reschedule(self, game: int, state: AnyState, settings: GameSettings) -> None:
         """Plan the turn timers for the game as it is now (after every action).
 
-        Records the move's deadline in ``settings["deadline_at"]`` (a Unix time, for the
+        Records the move's deadline in ``settings.play.deadline_at`` (a Unix time, for the
         turn message), or removes it when there is none, and ``planned_seq``.
         """
-        settings.pop("deadline_at", None)
-        settings.pop("deadline_quiet", None)
-        settings["planned_seq"] = state.seq
-        if state.phase == "over" or settings.get("paused"):
+        play = settings.play
+        del play.deadline_at
+        del play.deadline_quiet
+        play.planned_seq = state.seq
+        if state.phase == "over" or play.paused:
             for key in TURN_TIMERS:
                 await self.store.cancel_timers(game, key=key)
             return
@@ -87,7 +89,7 @@ class TimerPlanner:
             await self._add(game, "order", now, {"seq": state.seq})
         else:
             await self.store.cancel_timers(game, key="order")
-        seconds = duration(settings, "deadline")
+        seconds = settings.timing.deadline_seconds
         if seconds is None or not humans:
             for key in ("deadline", "reminder", "reminder_soon"):
                 await self.store.cancel_timers(game, key=key)
@@ -98,7 +100,7 @@ class TimerPlanner:
         self,
         game: int,
         state: AnyState,
-        settings: dict[str, Any],
+        settings: GameSettings,
         humans: list[int],
         deadline: datetime,
     ) -> datetime:
@@ -111,19 +113,20 @@ class TimerPlanner:
         now = self.now()
         prefs = await self.member_prefs(state, humans)
         planned = deadline
-        settings.pop("deadline_quiet", None)
-        if setting(settings, "quiet_hours") and prefs:
-            longest = DURATIONS.get(setting(settings, "quiet_max"))
+        timing, play = settings.timing, settings.play
+        del play.deadline_quiet
+        if timing.quiet_hours and prefs:
+            longest = DURATIONS.get(timing.quiet_max)
             grace = soon_before((deadline - now).total_seconds())
             planned = quiet.moved_deadline(deadline, prefs.values(), longest, grace=grace)
             if planned != deadline:
-                settings["deadline_quiet"] = [
+                play.deadline_quiet = [
                     seat for seat, p in prefs.items() if quiet.is_quiet(p, deadline)
                 ]
-        settings["deadline_at"] = int(planned.timestamp())
+        play.deadline_at = int(planned.timestamp())
         payload = {"seq": state.seq, "deadline_at": int(planned.timestamp()), "players": humans}
         await self._add(game, "deadline", planned, payload)
-        if not setting(settings, "reminders"):
+        if not timing.reminders:
             await self.store.cancel_timers(game, key="reminder")
             await self.store.cancel_timers(game, key="reminder_soon")
             return planned
@@ -133,7 +136,7 @@ class TimerPlanner:
             "reminder_soon": planned - timedelta(seconds=soon_before(span)),
         }
         for kind, due in times.items():
-            if setting(settings, "quiet_hours") and prefs:
+            if timing.quiet_hours and prefs:
                 due = quiet.awake_at(prefs.values(), due)  # a mention waits for the morning
             if due < planned:
                 await self._add(game, kind, due, payload)
@@ -153,61 +156,71 @@ class TimerPlanner:
                 found[seat] = prefs
         return found
 
-    async def game_started(self, game: int, state: AnyState, settings: dict[str, Any]) -> None:
+    async def game_started(self, game: int, state: AnyState, settings: GameSettings) -> None:
         """Set the timers that run for the whole game: the agreed end and the digest.
 
         A time-limited game records its start and end (Unix times) in ``settings``
         (``started_at``, ``ends_at``) for the messages and for a later change of length.
         """
         if getattr(state.rules, "end_at_deadline", False):
-            settings["started_at"] = int(self.now().timestamp())
+            settings.play.started_at = int(self.now().timestamp())
             await self._plan_end(game, settings)
         await self.plan_digest(game, settings)
 
-    async def _plan_end(self, game: int, settings: dict[str, Any]) -> None:
-        ends = settings["started_at"] + DURATIONS[setting(settings, "time_limit")]
-        settings["ends_at"] = ends
+    @staticmethod
+    def _ends_at(settings: GameSettings) -> int:
+        """The agreed end of a time-limited game: its start and the length chosen."""
+        started = settings.play.started_at
+        assert started is not None  # only time-limited games have an end
+        return started + DURATIONS[settings.timing.time_limit]
+
+    async def _plan_end(self, game: int, settings: GameSettings) -> None:
+        ends = self._ends_at(settings)
+        settings.play.ends_at = ends
         due = max(datetime.fromtimestamp(ends, self.now().tzinfo), self.now())
         await self._add(game, "time_up", due, {})
 
-    async def plan_digest(self, game: int, settings: dict[str, Any]) -> None:
+    async def plan_digest(self, game: int, settings: GameSettings) -> None:
         """Schedule the next daily digest, or cancel it if the digest is off."""
-        hour = setting(settings, "digest")
+        hour = settings.timing.digest
         if hour == "off":
             await self.store.cancel_timers(game, key="digest")
             return
         due = next_digest(self.now(), int(hour))
         await self._add(game, "digest", due, {"day": due.date().isoformat()})
 
-    async def time_limit_changed(self, game: int, settings: dict[str, Any]) -> None:
+    async def time_limit_changed(self, game: int, settings: GameSettings) -> None:
         """The host changed the game's length: the end moves, counted from the start.
 
         While the game is paused the new end waits among the paused timers.
         """
-        if "started_at" not in settings:
+        play = settings.play
+        if not play.time_limited:
             return  # not a time-limited game
-        if not settings.get("paused"):
+        if not play.paused:
             await self._plan_end(game, settings)
             return
-        ends = settings["started_at"] + DURATIONS[setting(settings, "time_limit")]
-        settings["ends_at"] = ends
-        left = max(0, ends - settings["paused_at"])
-        saved = [s for s in settings.get("paused_timers", []) if s["kind"] != "time_up"]
+        ends = self._ends_at(settings)
+        play.ends_at = ends
+        paused_at = play.paused_at
+        assert paused_at is not None  # recorded with the pause
+        left = max(0, ends - paused_at)
+        saved = [s for s in play.paused_timers if s["kind"] != "time_up"]
         saved.append({"kind": "time_up", "left": left, "payload": {}, "key": "time_up"})
-        settings["paused_timers"] = saved
+        play.paused_timers = saved
 
-    def auction_opened(self, settings: dict[str, Any]) -> datetime | None:
+    def auction_opened(self, settings: GameSettings) -> datetime | None:
         """A new auction's closing time (None if ``auction_time`` is off).
 
-        Recorded in ``settings["auction_closes_at"]`` for the auction message; the timer
+        Recorded in ``settings.play.auction_closes_at`` for the auction message; the timer
         itself is set with :meth:`auction_close_at` once the message exists.
         """
-        seconds = duration(settings, "auction_time")
+        seconds = settings.timing.auction_seconds
         if seconds is None:
-            settings.pop("auction_closes_at", None)
+            del settings.play.auction_closes_at
             return None
         closes = self.now() + timedelta(seconds=seconds)
-        settings["auction_closes_at"] = int(closes.timestamp())
+        settings.play.auction_closes_at = int(closes.timestamp())
         return closes
 
     async def auction_close_at(self, game: int, closes: datetime | None, message_id: int) -> None:
@@ -215,30 +228,30 @@ class TimerPlanner:
         if closes is not None:
             await self._add(game, "auction_close", closes, {"message": message_id})
 
-    async def auction_closed(self, game: int, settings: dict[str, Any]) -> None:
+    async def auction_closed(self, game: int, settings: GameSettings) -> None:
         """The auction is over: its closing time and timer go."""
-        settings.pop("auction_closes_at", None)
+        del settings.play.auction_closes_at
         await self.store.cancel_timers(game, key="auction_close")
 
-    async def trade_offered(self, game: int, settings: dict[str, Any], trade_id: int) -> None:
-        """Give a new trade offer its closing time (``settings["trade_closes"]``), if any."""
-        seconds = duration(settings, "trade_time")
+    async def trade_offered(self, game: int, settings: GameSettings, trade_id: int) -> None:
+        """Give a new trade offer its closing time (``settings.play.trade_closes``), if any."""
+        seconds = settings.timing.trade_seconds
         if seconds is None:
             return
         closes = self.now() + timedelta(seconds=seconds)
         await self._add(game, "trade_close", closes, {"trade": trade_id}, key=f"trade:{trade_id}")
-        settings["trade_closes"] = {
-            **settings.get("trade_closes", {}),
+        settings.play.trade_closes = {
+            **settings.play.trade_closes,
             str(trade_id): int(closes.timestamp()),
         }
 
-    async def pause(self, game: int, settings: dict[str, Any]) -> None:
+    async def pause(self, game: int, settings: GameSettings) -> None:
         """Cancel every timer of the game, remembering what the lasting ones had left."""
         await self.remember_timers(game, settings)
         await self.store.cancel_timers(game)
 
-    async def remember_timers(self, game: int, settings: dict[str, Any]) -> None:
-        """Record in ``settings["paused_timers"]`` what the game's lasting timers have left
+    async def remember_timers(self, game: int, settings: GameSettings) -> None:
+        """Record in ``settings.play.paused_timers`` what the game's lasting timers have left
         (reads only: safe to do again; the caller cancels the timers once it is saved)."""
         now = self.now()
         kept = []
@@ -249,19 +262,22 @@ class TimerPlanner:
             kept.append(
                 {"kind": timer.kind, "left": left, "payload": timer.payload, "key": timer.key}
             )
-        settings["paused_timers"] = kept
+        settings.play.paused_timers = kept
 
-    async def resume(self, game: int, state: AnyState, settings: dict[str, Any]) -> None:
+    async def resume(self, game: int, state: AnyState, settings: GameSettings) -> None:
         """Set the timers of a paused game again: closing times keep what they had left."""
         now = self.now()
-        for saved in settings.pop("paused_timers", []):
+        play = settings.play
+        paused_timers = play.paused_timers
+        del play.paused_timers
+        for saved in paused_timers:
             due = now + timedelta(seconds=saved["left"])
             if saved["kind"] == "time_up":
-                settings["ends_at"] = int(due.timestamp())
+                play.ends_at = int(due.timestamp())
             if saved["kind"] == "auction_close":
-                settings["auction_closes_at"] = int(due.timestamp())
+                play.auction_closes_at = int(due.timestamp())
             if saved["kind"] == "digest":
-                due = next_digest(now, int(setting(settings, "digest")))
+                due = next_digest(now, int(settings.timing.digest))
             await self.store.add_timer(game, saved["kind"], due, saved["payload"], key=saved["key"])
         await self.reschedule(game, state, settings)
 

@@ -3,7 +3,9 @@
 They live in the game's settings (chosen in the lobby, changed by the host with
 ``/monopoly settings`` at any time) and only steer the bot's timers: the rules
 engine never reads a clock. Missing keys take :data:`DEFAULTS`, so games created
-before a setting existed behave as they did.
+before a setting existed behave as they did. The settings themselves, their defaults and
+durations are the typed section :class:`bot.settings.TimeSettings` (re-exported here);
+this module is what the bot makes of them.
 """
 
 from __future__ import annotations
@@ -12,21 +14,27 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.i18n import t
+from bot.settings import GameSettings
+from bot.settings.timing import DEFAULTS, DURATIONS, NEW_GAME, TIME_SETTINGS
 
-#: Every duration a setting may name, in seconds.
-DURATIONS: dict[str, int] = {
-    "1m": 60,
-    "5m": 5 * 60,
-    "15m": 15 * 60,
-    "1h": 3600,
-    "2h": 2 * 3600,
-    "4h": 4 * 3600,
-    "12h": 12 * 3600,
-    "24h": 24 * 3600,
-    "48h": 48 * 3600,
-    "72h": 72 * 3600,
-    "7d": 7 * 24 * 3600,
-}
+__all__ = [
+    "DEADLINE_CHOICES",
+    "DEFAULTS",
+    "DIGEST_CHOICES",
+    "DURATIONS",
+    "GAME_LENGTH_CHOICES",
+    "JOKERS_MAX",
+    "MISSED_LIMIT_MAX",
+    "NEW_GAME",
+    "OFFER_CHOICES",
+    "QUIET_MAX_CHOICES",
+    "TIME_SETTINGS",
+    "describe",
+    "label",
+    "next_digest",
+    "soon_before",
+]
+
 #: The choices of each setting, as offered by ``/monopoly settings``.
 DEADLINE_CHOICES = ("off", "5m", "1h", "12h", "24h", "48h", "72h")
 #: ``auto``: as long as the turn deadline (no closing time without one).
@@ -39,43 +47,6 @@ MISSED_LIMIT_MAX = 10
 QUIET_MAX_CHOICES = ("1h", "4h", "12h", "24h")
 #: Most jokers (excused missed deadlines) a game may give each player.
 JOKERS_MAX = 5
-
-DEFAULTS: dict[str, Any] = {
-    "deadline": "off",
-    "reminders": True,
-    "auction_time": "auto",
-    "trade_time": "auto",
-    # Missed deadlines in a row before the others vote on the seat (0: never).
-    "missed_limit": 3,
-    "digest": "off",
-    # 000 leaves the length to the players ("legen Sie gemeinsam fest"); two hours
-    # is one evening's game, and the host changes it in the lobby.
-    "time_limit": "2h",
-    # Players' quiet hours (/monopoly me) move deadlines, at most by quiet_max.
-    "quiet_hours": True,
-    "quiet_max": "12h",
-    # Jokers per player: a missed deadline spends one and is extended instead of played
-    # safe. 0 for games stored before jokers existed (they behave as they did); a new
-    # lobby starts with NEW_GAME's.
-    "jokers": 0,
-}
-#: What a new lobby starts with where it differs from DEFAULTS (the host changes it).
-NEW_GAME: dict[str, Any] = {"jokers": 2}
-#: The settings ``/monopoly settings`` changes, in the order they are shown.
-TIME_SETTINGS = tuple(DEFAULTS)
-
-
-def setting(settings: dict[str, Any], name: str) -> Any:
-    """The game's value of a time setting (its default if never chosen)."""
-    return settings.get(name, DEFAULTS[name])
-
-
-def duration(settings: dict[str, Any], name: str) -> int | None:
-    """Seconds of a duration setting (``auto`` follows the turn deadline); None: off."""
-    value = setting(settings, name)
-    if value == "auto":
-        value = setting(settings, "deadline")
-    return DURATIONS.get(value)
 
 
 def soon_before(seconds: float) -> float:
@@ -107,7 +78,7 @@ def label(lang: str, name: str, value: Any) -> str:
 
 
 def describe(
-    settings: dict[str, Any],
+    settings: GameSettings,
     lang: str,
     *,
     time_limit: bool,
@@ -118,6 +89,6 @@ def describe(
     for name in names:
         if name == "time_limit" and not time_limit:
             continue
-        value = label(lang, name, setting(settings, name))
+        value = label(lang, name, settings.timing.value(name))
         lines.append(t(lang, f"timing.{name}", value=value))
     return lines

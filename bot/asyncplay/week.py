@@ -33,6 +33,7 @@ from bot.engine.defaults import default_action
 from bot.engine.game import apply_action, new_game
 from bot.engine.legal import waiting_for
 from bot.engine.state import GameState
+from bot.settings import GameSettings
 
 #: simcord's and the bench's start: a Monday at midnight UTC.
 WEEK_START = datetime(2026, 1, 5, tzinfo=UTC)
@@ -107,12 +108,10 @@ def _next_look(looks: list[datetime], now: datetime) -> datetime | None:
     return next((moment for moment in looks if moment >= now), None)
 
 
-def _standing_orders(seats: int) -> dict[str, Any]:
-    settings: dict[str, Any] = {}
+def _standing_orders(settings: GameSettings, seats: int) -> None:
     for seat in range(seats):
         order = {"buy": {"keep": 200}, "jail": "pay", "auto_end": True}
         orders.set_order(settings, seat, orders.with_bid(order, "any", None))
-    return settings
 
 
 def play_table(
@@ -127,9 +126,10 @@ def play_table(
         for seat in range(players)
     ]
     looks = {m.seat: _looks(m, WEEK_START, rng) for m in members}
-    settings: dict[str, Any] = {"jokers": 2 if after else 0}
+    settings = GameSettings()
+    settings.timing.choose({"jokers": 2 if after else 0})
     if after:
-        settings.update(_standing_orders(players))
+        _standing_orders(settings, players)
     deadline = timedelta(hours=deadline_hours)
     deciders = {seat: make_player("strong") for seat in range(players)}
     result = TableResult()

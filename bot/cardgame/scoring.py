@@ -80,7 +80,7 @@ def score_round(state: CardState, layouts: list[Layout], voided: list[bool]) -> 
     cards counted and bonus, and the round's points.
     """
     deck = state.deck
-    rows = []
+    rows: list[dict[str, Any]] = []
     counts = []
     for seat, layout in enumerate(layouts):
         worth = score_layout(deck, layout, state.rules.token_includes_hotel)

@@ -107,7 +107,10 @@ def _prune_dominated(options: list[_Formed | None]) -> list[_Formed | None]:
     if not plain:
         return options
     best = max(plain, key=lambda o: o.count)
-    return [best] + [o for o in options if o is not None and o.wilds > 0 and o.count > best.count]
+    better: list[_Formed | None] = [
+        o for o in options if o is not None and o.wilds > 0 and o.count > best.count
+    ]
+    return [best, *better]
 
 
 def best_layout_of(

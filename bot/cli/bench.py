@@ -75,8 +75,9 @@ def _cmd_bench_store(args: argparse.Namespace) -> int:
         return value if value is not None else (small if quick else default)
 
     url = args.database_url
-    if url is not None and not url.strip().lower().startswith(("postgresql://", "postgres://")):
-        print("monopoly-bot bench: --database-url must be a postgresql:// URL", file=sys.stderr)
+    problem = None if url is None else _url_problem(url)
+    if problem is not None:
+        print(f"monopoly-bot bench: --database-url {problem}", file=sys.stderr)
         return 2
     drivers = DRIVERS if args.driver == "both" else (args.driver,)
     options = BenchOptions(
@@ -108,6 +109,25 @@ def _cmd_bench_store(args: argparse.Namespace) -> int:
         print(f"monopoly-bot bench: {args.driver} was not benched", file=sys.stderr)
         return 2
     return 0
+
+
+def _url_problem(url: str) -> str | None:
+    """Why ``--database-url`` is no PostgreSQL URL, never repeating it (it may hold a
+    password); None if it is one."""
+    from urllib.parse import urlsplit
+
+    from bot.config import misplaced_password
+
+    try:
+        parts = urlsplit(url.strip())
+        parts.port  # noqa: B018 - reading it checks the port
+    except ValueError as error:
+        return f"is not a valid URL ({error})"
+    if parts.scheme.lower() not in ("postgresql", "postgres"):
+        return "must be a postgresql:// URL"
+    if misplaced_password(url):
+        return "is not a valid URL: it has an '@' after the host (a typo in '://'?)"
+    return None
 
 
 def _cmd_bench_render(args: argparse.Namespace) -> int:

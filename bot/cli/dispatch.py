@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from bot.cli.backups import cmd_backup, cmd_restore
 from bot.cli.bench import cmd_bench
 from bot.cli.export import cmd_export, cmd_verify
+from bot.cli.invite import cmd_invite
 from bot.cli.parser import build_parser
 from bot.cli.run import cmd_run, cmd_sync
 from bot.cli.simulate import cmd_replay, cmd_simulate, cmd_tournament
@@ -18,9 +20,12 @@ def main(argv: list[str] | None = None) -> int:
     handler = {
         "run": cmd_run,
         "sync": cmd_sync,
+        "invite": cmd_invite,
         "status": cmd_status,
         "health": cmd_health,
         "store": cmd_store,
+        "backup": cmd_backup,
+        "restore": cmd_restore,
         "simulate": cmd_simulate,
         "replay": cmd_replay,
         "export": cmd_export,

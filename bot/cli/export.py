@@ -29,11 +29,12 @@ def cmd_export(args: argparse.Namespace) -> int:
     """
     import asyncio
 
+    from bot.aiosqlite_threads import threads_ended_after
     from bot.config import Settings
 
     try:
         settings = Settings.from_env()
-        export = asyncio.run(export_game(settings, args.game))
+        export = asyncio.run(threads_ended_after(export_game(settings, args.game)))
     except (ValueError, ExportRefused) as error:
         print(f"monopoly-bot export: {one_line(error)}", file=sys.stderr)
         return 2

@@ -18,18 +18,21 @@ from bot.cli.bench import (
 from bot.engine.board import available_boards
 from bot.engine.rules import available_presets
 from bot.heartbeat import DEFAULT_MAX_AGE
+from bot.version import bot_version
 
 #: The command's description in ``--help``.
 DESCRIPTION = (
-    "The ``monopoly-bot`` command: run the bot, sync its commands, show the store's status,\n"
-    "check the running bot's health, simulate games, replay scenarios, export a finished game "
-    "and\nverify its dice, benchmark."
+    "The ``monopoly-bot`` command: run the bot, sync its commands, print its invite link,\n"
+    "show the store's status, "
+    "check the running bot's health, simulate games, replay scenarios,\nexport a "
+    "finished game and verify its dice, benchmark."
 )
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``monopoly-bot``."""
     parser = argparse.ArgumentParser(prog="monopoly-bot", description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version=f"monopoly-bot {bot_version()}")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("run", help="run the Discord bot (the default)")
     sync = sub.add_parser(
@@ -42,6 +45,39 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="ID",
         help="sync to this server (guild) only: instant, for testing",
+    )
+    invite = sub.add_parser(
+        "invite",
+        help="print the link that adds the bot to a server, with exactly the permissions it checks",
+    )
+    invite.add_argument(
+        "--client-id",
+        type=_client_id,
+        default=None,
+        metavar="ID",
+        help="the application's id (default: the bot's id, read from DISCORD_TOKEN)",
+    )
+
+    backup = sub.add_parser(
+        "backup",
+        help="back the store up to a file, also while the bot runs (PostgreSQL: pg_dump)",
+    )
+    backup.add_argument(
+        "--to",
+        default=None,
+        metavar="FILE",
+        help="the backup file (default: backups/ next to the database, named by version and time)",
+    )
+    backup.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    restore = sub.add_parser(
+        "restore",
+        help="put a backup in place of the store (stop the bot first; the old file is kept)",
+    )
+    restore.add_argument("file", metavar="FILE", help="the backup to restore")
+    restore.add_argument(
+        "--force",
+        action="store_true",
+        help="replace a database that holds games (PostgreSQL: always needed)",
     )
 
     status = sub.add_parser(
@@ -272,6 +308,11 @@ def _positive_int(text: str, what: str, digits: str | None = None) -> int:
 def _guild_id(text: str) -> int:
     """A server (guild) ID on the command line: a positive integer."""
     return _positive_int(text, "a server (guild) ID")
+
+
+def _client_id(text: str) -> int:
+    """``--client-id``: an application (client) ID, a positive integer."""
+    return _positive_int(text, "an application (client) ID")
 
 
 def _seed_arg(text: str) -> int:

@@ -25,14 +25,23 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_sync(args: argparse.Namespace) -> int:
-    """``monopoly-bot sync [--guild ID]``: sync the slash commands to Discord now."""
-    import asyncio
+    """``monopoly-bot sync [--guild ID]``: sync the slash commands to Discord now.
 
+    Exit code 0; 1 if Discord rejects the token or the sync or cannot be reached (one
+    line); 2 without a token, or with one line for a store that cannot be used.
+    """
+    import asyncio
+    import sqlite3
+
+    import aiohttp
     import discord
 
-    from bot.app import BAD_TOKEN_MESSAGE, NO_TOKEN_MESSAGE
+    from bot.aiosqlite_threads import threads_ended_after
+    from bot.app import BAD_TOKEN_MESSAGE, NO_TOKEN_MESSAGE, unreachable_line
     from bot.command_sync import target_name
+    from bot.config import one_line, store_problem
     from bot.logging_setup import configure_logging
+    from bot.store import StoreError, store_for
 
     settings = settings_from_env("monopoly-bot")
     if settings is None:
@@ -40,15 +49,31 @@ def cmd_sync(args: argparse.Namespace) -> int:
     if not settings.discord_token:
         sys.stderr.write(NO_TOKEN_MESSAGE)
         return 2
+    try:
+        store_for(settings)  # a wrong MONOPOLY_DATABASE_URL scheme: one line, not a traceback
+    except ValueError as error:
+        print(f"monopoly-bot sync: {one_line(error)}", file=sys.stderr)
+        return 2
     configure_logging(settings.log_level)
     try:
-        count = asyncio.run(_sync_once(settings, settings.discord_token, args.guild))
+        count = asyncio.run(
+            threads_ended_after(_sync_once(settings, settings.discord_token, args.guild))
+        )
     except discord.LoginFailure:
         sys.stderr.write(BAD_TOKEN_MESSAGE)
+        return 1
+    except (discord.DiscordServerError, aiohttp.ClientError, TimeoutError) as error:
+        # Before the other HTTPExceptions and OSErrors: aiohttp's are both.
+        sys.stderr.write(unreachable_line(error))
         return 1
     except discord.HTTPException as error:
         print(f"monopoly-bot sync: Discord refused the sync: {error}", file=sys.stderr)
         return 1
+    except (StoreError, OSError, sqlite3.Error) as error:
+        # The login opens the store (the bot's setup): one line naming the setting.
+        problem = store_problem(settings, error, "cannot open the database")
+        print(f"monopoly-bot sync: {problem}", file=sys.stderr)
+        return 2
     print(f"monopoly-bot: synced {count} application command(s) {target_name(args.guild)}")
     return 0
 

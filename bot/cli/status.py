@@ -29,11 +29,13 @@ def cmd_status(args: argparse.Namespace) -> int:
     """``monopoly-bot status [--json]``: the store's driver, schema, games and timers."""
     import asyncio
 
+    from bot.aiosqlite_threads import threads_ended_after
+
     settings = settings_from_env("monopoly-bot status")
     if settings is None:
         return 2
     try:
-        report = asyncio.run(store_status(settings))
+        report = asyncio.run(threads_ended_after(store_status(settings)))
     except StatusProblem as problem:
         print(f"monopoly-bot status: {problem}", file=sys.stderr)
         return 2

@@ -18,21 +18,23 @@ def cmd_store(args: argparse.Namespace) -> int:
     """
     import asyncio
 
+    from bot.config import hide_passwords
     from bot.store.copy import CopyFailed, CopyRefused, copy_store, parse_store_url
 
+    # Every line goes through hide_passwords: a URL with a typo is repeated as given.
     try:
         source = parse_store_url(args.source, "--from")
         target = parse_store_url(args.target, "--to")
     except ValueError as error:
-        print(f"monopoly-bot store copy: {error}", file=sys.stderr)
+        print(f"monopoly-bot store copy: {hide_passwords(str(error))}", file=sys.stderr)
         return 2
     try:
         report = asyncio.run(copy_store(source, target))
     except CopyRefused as problem:
-        print(f"monopoly-bot store copy: {problem}", file=sys.stderr)
+        print(f"monopoly-bot store copy: {hide_passwords(str(problem))}", file=sys.stderr)
         return 2
     except CopyFailed as problem:
-        print(f"monopoly-bot store copy: {problem}", file=sys.stderr)
+        print(f"monopoly-bot store copy: {hide_passwords(str(problem))}", file=sys.stderr)
         return 1
-    print(f"monopoly-bot store copy: {report.line()}")
+    print(f"monopoly-bot store copy: {hide_passwords(report.line())}")
     return 0

@@ -115,7 +115,7 @@ def board_from_dict(raw: dict[str, Any]) -> Board:
     for s in squares:
         if s.is_property and s.group:
             groups.setdefault(s.group, []).append(s.index)
-    group_of = tuple(tuple(groups[s.group]) if s.is_property else () for s in squares)
+    group_of = tuple(tuple(groups[s.group]) if s.is_property and s.group else () for s in squares)
     decks = {
         deck: tuple(Card(deck, c["id"], c["text"], c["effect"]) for c in raw[deck])
         for deck in ("chance", "community")

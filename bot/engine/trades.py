@@ -93,7 +93,7 @@ def build_trade(state: GameState, seat: int, action: dict[str, Any]) -> dict[str
     other = action.get("to")
     if type(other) is not int or not 0 <= other < len(state.players) or other == seat:
         raise IllegalAction("bad_trade_partner")
-    trade = {
+    trade: dict[str, Any] = {
         "id": state.next_trade_id,
         "from": seat,
         "to": other,

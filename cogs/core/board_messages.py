@@ -38,7 +38,8 @@ import discord
 from bot.asyncplay import absence
 from bot.engine.state import GameState
 from bot.i18n import t
-from bot.liveness import FINAL_MESSAGE, TURN_SHOWN, UNBUTTON, record_end
+from bot.liveness import record_end
+from bot.settings import GameSettings, MessageRecords
 from bot.store import ApplyResult, GameRow
 from bot.store.kinds import waiting_for
 from bot.turn_story import split
@@ -80,24 +81,25 @@ async def publish(pub: Publisher, row: GameRow, result: ApplyResult, channel: An
     """Show a board-game action (see the module docstring); True if all went out."""
     state = row.state
     assert isinstance(state, GameState)
-    settings = dict(row.settings)
-    lang = settings["lang"]
+    settings = GameSettings.of(row)
+    records = settings.records
+    lang = settings.lobby.lang
     narrator = Narrator(state, lang, theme_of(settings))
     info = turn_ui.turn_info(state, settings)
     ended, parts, current = split(info, result.events, state)
-    bids_before = int(settings.get("auction_bids", 0))
+    bids_before = int(records.auction_bids)
     said = narrator.lines(parts[0], bids=bids_before)
     new_lines = narrator.lines(parts[-1]) if ended is not None else []
     if result.via == "order":
         mark_order(said or new_lines, lang)
-    lines = list(settings.get("turn_lines", [])) + said
+    lines = list(records.turn_lines) + said
     if result.actor is not None and absence.player_acted(settings, result.actor):
         lines.append(t(lang, "vacation.back", player=state.players[result.actor].name))
     bids = count_bids(result.events, bids_before)
     if bids:
-        settings["auction_bids"] = bids
+        records.auction_bids = bids
     else:
-        settings.pop("auction_bids", None)
+        del records.auction_bids
     # Timers first: no failing Discord call can leave the game without them.
     await pub.core.planner.reschedule(row.id, state, settings)
     await watchers.board_action(pub.core, row, state, settings, ended, current, lines)
@@ -108,23 +110,23 @@ async def publish(pub: Publisher, row: GameRow, result: ApplyResult, channel: An
         ok &= await post_offers(pub, row, state, settings, result.events, channel)
         if state.phase == "over":
             await finish_turn(pub, row, state, settings, channel, lines, ended or current)
-            if FINAL_MESSAGE not in settings:  # (the reconciler may have been first)
+            if not records.end_shown:  # (the reconciler may have been first)
                 ok &= await post_final(pub, row, state, settings, channel)
-            settings["turn_lines"] = []
-        elif ended is not None or settings.get("turn_message") is None:
+            records.turn_lines = []
+        elif ended is not None or records.turn_message is None:
             if ended is not None:
                 await finish_turn(pub, row, state, settings, channel, lines, ended)
                 lines = new_lines
             ok &= await post_turn(pub, row, settings, channel, lines, state=state, info=current)
         else:
-            settings["turn_lines"] = lines[-KEPT_LINES:]
-            settings["turn_info"] = current
+            records.turn_lines = lines[-KEPT_LINES:]
+            records.turn_info = current
             ok &= await refresh_turn(pub, row, state, settings, channel)
     else:
         if state.phase == "over":
             record_end(settings, state.seq, None)  # the reconciler posts the end once it can
-        settings["turn_lines"] = (new_lines if ended is not None else lines)[-KEPT_LINES:]
-        settings["turn_info"] = current
+        records.turn_lines = (new_lines if ended is not None else lines)[-KEPT_LINES:]
+        records.turn_info = current
     await pub.save(row, settings)
     return ok
 
@@ -136,7 +138,7 @@ def mark_order(lines: list[str], lang: str) -> None:
 
 
 async def post_final(
-    pub: Publisher, row: GameRow, state: GameState, settings: dict[str, Any], channel: Any
+    pub: Publisher, row: GameRow, state: GameState, settings: GameSettings, channel: Any
 ) -> bool:
     """Post the end of a board game: the final table with the seed, the board, the recap.
 
@@ -170,7 +172,7 @@ def _text_key(payload: dict[str, Any]) -> str:
 def _live_payload(
     game: int,
     state: GameState,
-    settings: dict[str, Any],
+    settings: GameSettings,
     lines: list[str],
     info: dict[str, Any],
     *,
@@ -193,7 +195,7 @@ def _attachment_id(message: Any, filename: str) -> int | None:
 async def post_turn(
     pub: Publisher,
     row: GameRow,
-    settings: dict[str, Any],
+    settings: GameSettings,
     channel: Any,
     lines_or_events: list[Any],
     *,
@@ -208,15 +210,16 @@ async def post_turn(
     """
     state = state or row.state  # type: ignore[assignment]
     assert isinstance(state, GameState)
-    narrator = Narrator(state, settings["lang"], theme_of(settings))
+    narrator = Narrator(state, settings.lobby.lang, theme_of(settings))
     if lines_or_events and all(isinstance(item, dict) for item in lines_or_events):
         lines = narrator.lines(lines_or_events)
     else:
         lines = [item for item in lines_or_events if isinstance(item, str)]
     info = info or turn_ui.turn_info(state, settings)
-    settings["turn_lines"] = lines[-KEPT_LINES:]
-    settings["turn_info"] = info
-    if settings.get("planned_seq") != state.seq:
+    records = settings.records
+    records.turn_lines = lines[-KEPT_LINES:]
+    records.turn_info = info
+    if settings.play.planned_seq != state.seq:
         await pub.core.planner.reschedule(row.id, state, settings)
     if channel is None:
         return False
@@ -232,10 +235,10 @@ async def post_turn(
     if message is None:
         return False
     pub.permission_fine(row.id)
-    settings["turn_message"] = message.id
-    settings["turn_seq"] = state.seq
+    records.turn_message = message.id
+    records.turn_seq = state.seq
     attachment = _attachment_id(message, turn_ui.TURN_IMAGE) if picture is not None else None
-    settings[TURN_SHOWN] = {
+    records.turn_shown = {
         "text": _text_key(payload),
         "image": key if attachment is not None else None,
         "attachment": attachment,
@@ -245,20 +248,21 @@ async def post_turn(
 
 
 async def refresh_turn(
-    pub: Publisher, row: GameRow, state: GameState, settings: dict[str, Any], channel: Any
+    pub: Publisher, row: GameRow, state: GameState, settings: GameSettings, channel: Any
 ) -> bool:
     """Edit the live turn message if what it shows changed: its text and buttons, or the
     picture (redrawn then). During an auction only a change of its text counts (the
     auction message shows the bids). Coalesced: a put-off edit shows the newest state."""
-    message_id = settings["turn_message"]
+    message_id = settings.records.turn_message
+    assert message_id is not None  # the caller posts a new one otherwise
     info = turn_ui.turn_info(state, settings)
-    lines = list(settings.get("turn_lines", []))
-    shown = dict(settings.get(TURN_SHOWN) or {})
+    lines = list(settings.records.turn_lines)
+    shown = dict(settings.records.turn_shown or {})
     key = turn_ui.image_key(state, settings, info)
     redraw = shown.get("image") != key
     payload = _live_payload(row.id, state, settings, lines, info, image=True)
     text = _text_key(payload)
-    seq_moved = settings.get("turn_seq") != state.seq and state.auction is None
+    seq_moved = settings.records.turn_seq != state.seq and state.auction is None
     if not redraw and shown.get("text") == text and not seq_moved:
         return True
     game, seq = row.id, state.seq
@@ -297,10 +301,11 @@ async def refresh_turn(
         if picture is None:
             record["image"] = None
 
-        def note(fresh: GameRow, target: dict[str, Any]) -> None:
-            if target.get("turn_message") == message_id:
-                target[TURN_SHOWN] = record
-                target["turn_seq"] = max(seq, int(target.get("turn_seq", 0)))
+        def note(fresh: GameRow, target: GameSettings) -> None:
+            shown = target.records
+            if shown.turn_message == message_id:
+                shown.turn_shown = record
+                shown.turn_seq = max(seq, shown.turn_seq or 0)
 
         if deferred:
             await pub.core.service.edit_settings(game, note)
@@ -315,7 +320,7 @@ async def finish_turn(
     pub: Publisher,
     row: GameRow,
     state: GameState,
-    settings: dict[str, Any],
+    settings: GameSettings,
     channel: Any,
     lines: list[str],
     info: dict[str, Any],
@@ -323,10 +328,10 @@ async def finish_turn(
     """Turn the live message into the finished message of the turn ``info`` told: its own
     title and log, the picture of how it ended, no buttons. If Discord refuses, the message
     is remembered (``unbutton``) and the reconciler tries again."""
-    message_id = settings.get("turn_message")
+    message_id = settings.records.turn_message
     if message_id is None:
         return
-    shown = dict(settings.get(TURN_SHOWN) or {})
+    shown = dict(settings.records.turn_shown or {})
     key = turn_ui.image_key(state, settings, info)
     game = row.id
 
@@ -350,8 +355,8 @@ async def finish_turn(
             retry.pop("image", None)
         pending = {"embed": retry, "keep": kept}
 
-        def remember(fresh: GameRow, target: dict[str, Any]) -> None:
-            target[UNBUTTON] = {**target.get(UNBUTTON, {}), str(message_id): pending}
+        def remember(fresh: GameRow, target: GameSettings) -> None:
+            target.records.remember_unbutton(message_id, pending)
 
         if deferred:
             await pub.core.service.edit_settings(game, remember)
@@ -363,11 +368,11 @@ async def finish_turn(
 
 
 async def take_buttons_off(
-    pub: Publisher, row: GameRow, settings: dict[str, Any], channel: Any
+    pub: Publisher, row: GameRow, settings: GameSettings, channel: Any
 ) -> bool:
     """Try again to take the buttons off the old messages in ``unbutton``; True once none
     is left (``settings`` in place). A message that is gone needs nothing any more."""
-    pending = dict(settings.get(UNBUTTON, {}))
+    pending = dict(settings.records.unbutton)
     for key, what in list(pending.items()):
         payload: dict[str, Any] = {"view": None}
         if isinstance(what, dict) and isinstance(what.get("embed"), dict):
@@ -380,16 +385,16 @@ async def take_buttons_off(
         if outcome is not None:
             del pending[key]
     if pending:
-        settings[UNBUTTON] = pending
+        settings.records.unbutton = pending
     else:
-        settings.pop(UNBUTTON, None)
+        del settings.records.unbutton
     return not pending
 
 
 async def close_message(
     pub: Publisher,
     row: GameRow,
-    settings: dict[str, Any],
+    settings: GameSettings,
     channel: Any,
     message_id: int,
     what: str,
@@ -414,16 +419,16 @@ async def close_message(
     await pub.edit_later(message_id, run)
 
 
-def remember_unbutton(settings: dict[str, Any], message_id: int) -> None:
+def remember_unbutton(settings: GameSettings, message_id: int) -> None:
     """Note that ``message_id``'s buttons must still come off (an edit failed)."""
-    settings[UNBUTTON] = {**settings.get(UNBUTTON, {}), str(message_id): None}
+    settings.records.remember_unbutton(message_id)
 
 
 async def _auction(
     pub: Publisher,
     row: GameRow,
     state: GameState,
-    settings: dict[str, Any],
+    settings: GameSettings,
     events: list[dict[str, Any]],
     channel: Any,
     *,
@@ -432,17 +437,19 @@ async def _auction(
     """Open, update or close the auction message (``bids``: the auction's bids before
     these events, for the line that closes it)."""
     game = row.id
-    message_id = settings.get("auction_message")
+    records = settings.records
+    message_id = records.auction_message
     closed = [e for e in events if e["type"] in ("auction_won", "auction_unsold")]
     if message_id is not None and (closed or state.auction is None):
-        narrator = Narrator(state, settings["lang"], theme_of(settings))
+        lang = settings.lobby.lang
+        narrator = Narrator(state, lang, theme_of(settings))
         told = [e for e in events if e["type"] in ("bid", "auction_won", "auction_unsold")]
-        text = "\n".join(narrator.lines(told, bids=bids)) or t(settings["lang"], "auction.closed")
+        text = "\n".join(narrator.lines(told, bids=bids)) or t(lang, "auction.closed")
         await close_message(
             pub, row, settings, channel, message_id, "auction close", content=text, embed=None
         )
-        settings.pop("auction_message", None)
-        settings.pop("auction_seq", None)
+        del records.auction_message
+        del records.auction_seq
         await pub.core.planner.auction_closed(game, settings)
         message_id = None
     if state.auction is None:
@@ -452,21 +459,22 @@ async def _auction(
     payload = auction_ui.auction_message(game, state, settings)
     seq = state.seq
 
-    def record(fresh: GameRow, settings: dict[str, Any]) -> None:
-        if settings.get("auction_message") == message_id:
-            settings["auction_seq"] = max(seq, settings.get("auction_seq", 0))
+    def record(fresh: GameRow, settings: GameSettings) -> None:
+        shown = settings.records
+        if shown.auction_message == message_id:
+            shown.auction_seq = max(seq, shown.auction_seq or 0)
 
     async def shown() -> None:  # a put-off edit went through: record what it shows
         await pub.core.service.edit_settings(game, record)
 
     done = await pub.edit_soon(game, channel, message_id, "auction edit", after=shown, **payload)
     if done:
-        settings["auction_seq"] = seq
+        records.auction_seq = seq
     return done is not False
 
 
 async def post_auction(
-    pub: Publisher, row: GameRow, state: GameState, settings: dict[str, Any], channel: Any
+    pub: Publisher, row: GameRow, state: GameState, settings: GameSettings, channel: Any
 ) -> bool:
     """Post the message of the auction under way (its closing time is planned first)."""
     closes = pub.core.planner.auction_opened(settings)
@@ -475,8 +483,8 @@ async def post_auction(
     )
     if message is None:
         return False
-    settings["auction_message"] = message.id
-    settings["auction_seq"] = state.seq
+    settings.records.auction_message = message.id
+    settings.records.auction_seq = state.seq
     await pub.core.planner.auction_close_at(row.id, closes, message.id)
     return True
 
@@ -485,7 +493,7 @@ async def post_offers(
     pub: Publisher,
     row: GameRow,
     state: GameState,
-    settings: dict[str, Any],
+    settings: GameSettings,
     events: list[dict[str, Any]] | None,
     channel: Any,
 ) -> bool:
@@ -495,7 +503,8 @@ async def post_offers(
     whatever is missing (the reconciler).
     """
     ok = True
-    messages = settings.get("trade_messages", {})
+    records = settings.records
+    messages = records.trade_messages
     proposed = {e["trade"] for e in events or [] if e["type"] == "trade_proposed"}
     for trade in state.trades if state.phase != "over" else []:
         key = str(trade["id"])
@@ -509,16 +518,16 @@ async def post_offers(
         if message is None:
             ok = False
             continue
-        messages = {**settings.get("trade_messages", {}), key: message.id}
-        settings["trade_messages"] = messages
+        messages = {**records.trade_messages, key: message.id}
+        records.trade_messages = messages
     offer = state.lot_offer
-    if offer is not None and state.phase != "over" and not settings.get("lot_offer_message"):
+    if offer is not None and state.phase != "over" and not records.lot_offer_message:
         message = await pub.send(
             row.id, channel, "lot offer", **lots_offer_message(row.id, state, settings)
         )
         if message is None:
             return False
-        settings["lot_offer_message"] = [message.id, offer["debtor"]]
+        records.lot_offer_message = [message.id, offer["debtor"]]
     return ok
 
 
@@ -526,13 +535,14 @@ async def _close_offers(
     pub: Publisher,
     row: GameRow,
     state: GameState,
-    settings: dict[str, Any],
+    settings: GameSettings,
     events: list[dict[str, Any]],
     channel: Any,
 ) -> None:
     """Take the buttons off settled offers, with a line saying how each ended."""
-    lang = settings["lang"]
-    messages = dict(settings.get("trade_messages", {}))
+    lang = settings.lobby.lang
+    records = settings.records
+    messages = dict(records.trade_messages)
     # A finished game answers no offer, even one still listed in the state.
     open_ids = {str(tr["id"]) for tr in state.trades} if state.phase != "over" else set()
     for key, message_id in list(messages.items()):
@@ -542,12 +552,12 @@ async def _close_offers(
         text = t(lang, f"trade.status.{status}")
         await close_message(pub, row, settings, channel, message_id, "offer close", content=text)
         del messages[key]
-    if "trade_messages" in settings:
-        settings["trade_messages"] = messages
-    closes = settings.get("trade_closes", {})
+    if records.has(MessageRecords.trade_messages):
+        records.trade_messages = messages
+    closes = settings.play.trade_closes
     if closes:
-        settings["trade_closes"] = {k: v for k, v in closes.items() if k in open_ids}
-    stored = settings.get("lot_offer_message")
+        settings.play.trade_closes = {k: v for k, v in closes.items() if k in open_ids}
+    stored = records.lot_offer_message
     if stored is not None and (state.lot_offer is None or state.phase == "over"):
         message_id, debtor = stored
         status = "lapsed"
@@ -560,7 +570,7 @@ async def _close_offers(
         await close_message(
             pub, row, settings, channel, message_id, "lot offer close", content=text
         )
-        settings.pop("lot_offer_message", None)
+        del records.lot_offer_message
 
 
 def _trade_status(events: list[dict[str, Any]], trade_id: int) -> str:

@@ -13,7 +13,8 @@ from bot.asyncplay import absence
 from bot.cardgame import CardState
 from bot.cardgame.view import visible_events
 from bot.i18n import t
-from bot.liveness import FINAL_MESSAGE, record_end
+from bot.liveness import record_end
+from bot.settings import GameSettings, MessageRecords
 from bot.store import ApplyResult, GameRow
 from cogs.core import watchers
 from cogs.core.notify import game_link, tell_turn
@@ -37,11 +38,12 @@ async def publish(pub: Publisher, row: GameRow, result: ApplyResult, channel: An
     state = result.state
     assert isinstance(state, CardState)
     state = row.state if isinstance(row.state, CardState) else state
-    settings = dict(row.settings)
-    lang = settings.get("lang", "de")
+    settings = GameSettings.of(row)
+    lang = settings.lobby.lang
     public = visible_events(result.events, None)
     lines = [line for event in public if (line := event_line(state, lang, event))]
-    settings["card_lines"] = (list(settings.get("card_lines", [])) + lines)[-MAX_LINES:]
+    records = settings.records
+    records.card_lines = (list(records.card_lines) + lines)[-MAX_LINES:]
     if result.actor is not None:
         absence.player_acted(settings, result.actor)  # back at the table: count anew
     await pub.core.planner.reschedule(row.id, state, settings)
@@ -59,7 +61,7 @@ async def publish(pub: Publisher, row: GameRow, result: ApplyResult, channel: An
                     files=files or [],
                 )
                 ok &= posted is not None
-            if event["type"] == "game_over" and FINAL_MESSAGE not in settings:
+            if event["type"] == "game_over" and not records.end_shown:
                 ok &= await post_end(pub, row, settings, channel)
         ok &= await _edit_table(pub, row, state, settings, channel)
     elif state.phase == "over":
@@ -68,13 +70,13 @@ async def publish(pub: Publisher, row: GameRow, result: ApplyResult, channel: An
     return ok
 
 
-async def post_end(pub: Publisher, row: GameRow, settings: dict[str, Any], channel: Any) -> bool:
+async def post_end(pub: Publisher, row: GameRow, settings: GameSettings, channel: Any) -> bool:
     """Post the end of a card game: the winners (or that the host ended it), the seed and
     the recap. If it does not go out, ``final_due`` stays in the settings and the
     reconciler posts it again (``settings`` in place)."""
     state = row.state
     assert isinstance(state, CardState)
-    lang = settings.get("lang", "de")
+    lang = settings.lobby.lang
     if state.winners:
         names = ", ".join(state.players[s].name for s in state.winners)
         content = t(lang, "cards.winner", names=names)
@@ -93,19 +95,19 @@ async def post_end(pub: Publisher, row: GameRow, settings: dict[str, Any], chann
 
 
 async def refresh_table(
-    pub: Publisher, row: GameRow, state: CardState, settings: dict[str, Any], channel: Any
+    pub: Publisher, row: GameRow, state: CardState, settings: GameSettings, channel: Any
 ) -> bool:
     """Edit the table message to show the settings as they are now (a moved deadline)."""
     return await _edit_table(pub, row, state, settings, channel)
 
 
 async def _edit_table(
-    pub: Publisher, row: GameRow, state: CardState, settings: dict[str, Any], channel: Any
+    pub: Publisher, row: GameRow, state: CardState, settings: GameSettings, channel: Any
 ) -> bool:
-    message_id = settings.get("table_message")
+    message_id = settings.records.table_message
     if message_id is None:
         return await post_table(pub, row, settings, channel, state=state)
-    lang = settings.get("lang", "de")
+    lang = settings.lobby.lang
     picture = await drawn(pub.picture_failures, row.id, "table", table_file(state, lang))
     done = await pub.edit(
         row.id,
@@ -116,7 +118,7 @@ async def _edit_table(
         attachments=[picture] if picture is not None else [],
     )
     if done:
-        settings["table_seq"] = state.seq
+        settings.records.table_seq = state.seq
         await tell_turn(pub.core, row, state, settings, game_link(row, settings))
     return done
 
@@ -124,7 +126,7 @@ async def _edit_table(
 async def post_table(
     pub: Publisher,
     row: GameRow,
-    settings: dict[str, Any],
+    settings: GameSettings,
     channel: Any,
     *,
     state: CardState | None = None,
@@ -132,14 +134,15 @@ async def post_table(
     """Post the table message (a new game's, or again) and remember it (``settings``)."""
     state = state or row.state  # type: ignore[assignment]
     assert isinstance(state, CardState)
-    lang = settings.get("lang", "de")
-    if "card_lines" not in settings:
-        settings["card_lines"] = [
+    lang = settings.lobby.lang
+    records = settings.records
+    if not records.has(MessageRecords.card_lines):
+        records.card_lines = [
             line
             for event in visible_events(state.events, None)
             if (line := event_line(state, lang, event))
         ]
-    if settings.get("planned_seq") != state.seq:
+    if settings.play.planned_seq != state.seq:
         await pub.core.planner.reschedule(row.id, state, settings)
     if channel is None:
         return False
@@ -154,13 +157,13 @@ async def post_table(
     if message is None:
         return False
     pub.permission_fine(row.id)
-    settings["table_message"] = message.id
-    settings["table_seq"] = state.seq
+    records.table_message = message.id
+    records.table_seq = state.seq
     await tell_turn(pub.core, row, state, settings, message.jump_url)
     return True
 
 
-def _table(game: int, state: CardState, settings: dict[str, Any], picture: bool) -> dict[str, Any]:
+def _table(game: int, state: CardState, settings: GameSettings, picture: bool) -> dict[str, Any]:
     """The table message, without its picture if that could not be drawn (the next action
     draws it again)."""
     payload = table_message(game, state, settings)

@@ -19,6 +19,7 @@ from bot.engine.errors import IllegalAction
 from bot.engine.state import GameState
 from bot.i18n import t
 from bot.service import GameService
+from bot.settings import GameSettings
 from bot.store import ApplyResult, GameRow, StoreError
 from bot.store.kinds import AnyState
 from cogs.ui.drafts import DraftBook
@@ -121,12 +122,12 @@ class Click:
         return self.row.state
 
     @property
-    def settings(self) -> dict[str, Any]:
+    def settings(self) -> GameSettings:
         """A copy of the loaded game's settings."""
         assert self.row is not None
-        return dict(self.row.settings)
+        return GameSettings.of(self.row)
 
-    def board(self) -> tuple[GameState, dict[str, Any], int]:
+    def board(self) -> tuple[GameState, GameSettings, int]:
         """The board game's state, settings and the user's seat (a route for seats only)."""
         state = self.state
         assert isinstance(state, GameState) and self.seat is not None
@@ -225,7 +226,7 @@ class Click:
         state = row.state if row is not None else None
         if not isinstance(state, GameState):
             return explain(self.lang, error)  # the card game names no squares or sums
-        return explain(self.lang, error, state, dict(row.settings))  # type: ignore[union-attr]
+        return explain(self.lang, error, state, GameSettings.of(row))  # type: ignore[arg-type]
 
     async def refuse(self, error: IllegalAction | StoreError) -> None:
         """Tell the user privately why the rules or the store said no."""

@@ -22,6 +22,7 @@ from discord import app_commands
 
 from bot.engine.errors import IllegalAction
 from bot.i18n import t
+from bot.settings import GameSettings
 from bot.store import ApplyResult, StaleAction, StoreError
 from cogs.core.click import Click
 from cogs.core.routes_base import ANYONE, DEFER, DEFER_PRIVATE, HOST, SEAT, Route
@@ -42,10 +43,10 @@ def merge(results: list[ApplyResult]) -> ApplyResult | None:
     return ApplyResult(state=results[-1].state, events=events, seq=results[-1].seq, actor=actor)
 
 
-def may_host(interaction: discord.Interaction, settings: dict[str, Any]) -> bool:
+def may_host(interaction: discord.Interaction, settings: GameSettings) -> bool:
     """Whether the user is the game's host or may manage the server."""
     perms = getattr(interaction.user, "guild_permissions", None)
-    return interaction.user.id == settings.get("host") or bool(perms and perms.manage_guild)
+    return settings.lobby.is_host(interaction.user.id) or bool(perms and perms.manage_guild)
 
 
 class Dispatcher:
@@ -98,7 +99,7 @@ class Dispatcher:
             if seat is None or getattr(row.state.players[seat], "bankrupt", False):
                 raise IllegalAction("not_a_player")
             click.seat = seat
-        elif route.who == HOST and not may_host(click.interaction, dict(row.settings)):
+        elif route.who == HOST and not may_host(click.interaction, GameSettings.of(row)):
             raise IllegalAction("host_only")
         elif route.who == ANYONE and row.state is not None:
             click.seat = click.seat_of(row.state)

@@ -1,13 +1,14 @@
 """Followers of a game: one direct message per round with the turns of that round.
 
-Members without a seat who clicked 🔔 (``settings["followers"]``, a list of user ids) get,
+Members without a seat who clicked 🔔 (``settings.records.followers``, user ids) get,
 at the end of each round, one DM with one line per turn of the round (see
 ``cogs/ui/follow.py``). A round of the board game ends when the turn order wraps round to
 an earlier seat; one of the card game when a round is scored. The last turns of a game
 that ends are sent with the end.
 
-What is collected lives in the game's settings, bounded, and is written by the publisher
-with the rest of what it shows (the caller saves ``settings``):
+What is collected lives in the game's settings (the publisher's records,
+:class:`~bot.settings.MessageRecords`), bounded, and is written by the publisher with the
+rest of what it shows (the caller saves ``settings``):
 
 * ``follow_lines``: the lines of the round so far (the latest :data:`LINES_MAX`);
 * ``follow_open``: the card game's turn under way (its number, seat and lines so far);
@@ -27,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from bot.cardgame import CardState
 from bot.engine.state import GameState
 from bot.i18n import money, t
+from bot.settings import GameSettings, MessageRecords
 from bot.store import GameRow
 from cogs.core.notify import direct_message, game_link
 from cogs.ui.cards_table import event_line
@@ -42,38 +44,38 @@ FOLLOWERS_MAX = 25
 LINES_MAX = 40
 #: Lines kept of the card game's turn under way.
 OPEN_MAX = 8
-#: The settings keys of this module besides ``followers``.
-KEYS = ("follow_lines", "follow_open", "follow_seq", "follow_sent", "follow_from")
 
 
-def followers_of(settings: dict[str, Any]) -> list[int]:
+def followers_of(settings: GameSettings) -> list[int]:
     """The user ids following the game."""
-    return [int(user) for user in settings.get("followers", []) if str(user).isdigit()]
+    return [int(user) for user in settings.records.followers if str(user).isdigit()]
 
 
-def _forget(settings: dict[str, Any]) -> None:
+def _forget(settings: GameSettings) -> None:
     """Nobody follows: drop what was collected (``settings`` in place)."""
-    for key in KEYS:
-        settings.pop(key, None)
+    settings.records.forget_follow()
 
 
-def _fresh(settings: dict[str, Any], seq: int) -> bool:
+def _fresh(settings: GameSettings, seq: int) -> bool:
     """Whether the action of version ``seq`` is new to the collection (and note it)."""
-    if int(settings.get("follow_seq", -1)) >= seq:
+    records = settings.records
+    seen = records.follow_seq
+    if seen is not None and seen >= seq:
         return False
-    settings["follow_seq"] = seq
+    records.follow_seq = seq
     return True
 
 
-def _add(settings: dict[str, Any], line: str) -> None:
-    settings["follow_lines"] = [*settings.get("follow_lines", []), line][-LINES_MAX:]
+def _add(settings: GameSettings, line: str) -> None:
+    records = settings.records
+    records.follow_lines = [*records.follow_lines, line][-LINES_MAX:]
 
 
 async def board_action(
     core: Core,
     row: GameRow,
     state: GameState,
-    settings: dict[str, Any],
+    settings: GameSettings,
     ended: dict[str, Any] | None,
     current: dict[str, Any],
     lines: list[str],
@@ -86,16 +88,17 @@ async def board_action(
         return
     if not _fresh(settings, state.seq):
         return
-    lang = settings.get("lang", "de")
+    lang = settings.lobby.lang
     over = state.phase == "over"
     told = ended if ended is not None else (current if over else None)
     # A record that does not move on (the same turn again) is not a turn that ended.
     moved_on = ended is None or int(current["turn"]) > int(ended["turn"])
     if told is not None and moved_on:
-        if not settings.get("follow_lines"):
-            settings["follow_from"] = int(told["turn"])
+        if not settings.records.follow_lines:
+            settings.records.follow_from = int(told["turn"])
         _add(settings, turn_line(title_of(state, told, lang), lines))
-    span = ("follow.turns", {"first": settings.get("follow_from", 1), "last": state.turn})
+    first = settings.records.stored_or(MessageRecords.follow_from, 1)
+    span = ("follow.turns", {"first": first, "last": state.turn})
     if over:
         await _send_round(core, row, settings, "end", "board", span, over=True)
     elif ended is not None and moved_on and int(current["seat"]) < int(ended["seat"]):
@@ -104,7 +107,7 @@ async def board_action(
 
 
 async def card_action(
-    core: Core, row: GameRow, state: CardState, settings: dict[str, Any], events: list[Any]
+    core: Core, row: GameRow, state: CardState, settings: GameSettings, events: list[Any]
 ) -> None:
     """Collect the public ``events`` of a card-game action into turn lines and send the
     round once it is scored (or the game is over)."""
@@ -113,8 +116,8 @@ async def card_action(
         return
     if not _fresh(settings, state.seq):
         return
-    lang = settings.get("lang", "de")
-    opened = dict(settings.get("follow_open") or {})
+    lang = settings.lobby.lang
+    opened = dict(settings.records.follow_open or {})
     for event in events:
         kind = event["type"]
         if kind in ("turn", "round_scored", "game_over"):
@@ -137,13 +140,13 @@ async def card_action(
         span = ("follow.round", {"round": state.round})
         await _send_round(core, row, settings, "end", "cards", span, over=True)
     if opened:
-        settings["follow_open"] = opened
+        settings.records.follow_open = opened
     else:
-        settings.pop("follow_open", None)
+        del settings.records.follow_open
 
 
 def _close_turn(
-    state: CardState, settings: dict[str, Any], opened: dict[str, Any], lang: str
+    state: CardState, settings: GameSettings, opened: dict[str, Any], lang: str
 ) -> None:
     """The card game's turn under way is over: its line joins the round's."""
     if not opened or not opened.get("lines"):
@@ -167,7 +170,7 @@ def _scores(state: CardState, event: dict[str, Any], lang: str) -> str:
 async def _send_round(
     core: Core,
     row: GameRow,
-    settings: dict[str, Any],
+    settings: GameSettings,
     key: str,
     kind: str,
     span: tuple[str, dict[str, Any]],
@@ -177,17 +180,18 @@ async def _send_round(
     """Send the lines collected to every follower, once per ``key`` (``settings`` in
     place: the round is marked sent and the lines start afresh). ``span`` is the text
     key and values that say which turns or round it was."""
-    lines = list(settings.get("follow_lines", []))
-    if settings.get("follow_sent") == key or not lines:
+    records = settings.records
+    lines = list(records.follow_lines)
+    if records.follow_sent == key or not lines:
         return
-    settings["follow_sent"] = key
-    settings["follow_lines"] = []
-    settings.pop("follow_from", None)
+    records.follow_sent = key
+    records.follow_lines = []
+    del records.follow_from
     guild = core.bot.get_guild(row.guild_id)
     link = game_link(row, settings)
     for user_id in followers_of(settings):
         prefs = await core.store.user_prefs(user_id)
-        lang = prefs.get("lang", settings.get("lang", "de"))
+        lang = prefs.get("lang", settings.lobby.lang)
         text = summary_text(
             lang,
             kind=kind,

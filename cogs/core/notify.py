@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.asyncplay import absence, quiet
-from bot.asyncplay.timing import setting
 from bot.i18n import t
+from bot.settings import GameSettings
 from bot.store import GameRow, StoreError
 from bot.store.kinds import AnyState
 from cogs.ui.mine import mine_view
@@ -28,10 +28,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def game_link(row: GameRow, settings: dict[str, Any] | None = None) -> str:
+def game_link(row: GameRow, settings: GameSettings | None = None) -> str:
     """A link to the game's current message (or its channel)."""
-    settings = settings if settings is not None else row.settings
-    message = settings.get("turn_message") or settings.get("table_message")
+    records = (settings if settings is not None else GameSettings.of(row)).records
+    message = records.turn_message or records.table_message
     base = f"https://discord.com/channels/{row.guild_id}/{row.channel_id}"
     return f"{base}/{message}" if message else base
 
@@ -42,7 +42,7 @@ async def direct_message(
     text: str,
     *,
     row: GameRow | None = None,
-    settings: dict[str, Any] | None = None,
+    settings: GameSettings | None = None,
     view: discord.ui.View | None = None,
     prefs: Mapping[str, Any] | None = None,
 ) -> bool:
@@ -56,11 +56,11 @@ async def direct_message(
     that game, sent by ``cogs/timers.py`` then (the same text twice is one timer).
     """
     if row is not None:
-        game_settings = settings if settings is not None else row.settings
+        game_settings = settings if settings is not None else GameSettings.of(row)
         if prefs is None:
             prefs = await core.store.user_prefs(user_id)
         until = quiet.quiet_until(prefs, core.planner.now())
-        if until is not None and setting(game_settings, "quiet_hours"):
+        if until is not None and game_settings.timing.quiet_hours:
             digest = hashlib.sha256(text.encode()).hexdigest()[:16]
             payload: dict[str, Any] = {"user": user_id, "text": text}
             if view is not None:
@@ -122,7 +122,7 @@ async def remind(
     """
     state = row.state
     assert state is not None
-    lang = row.settings.get("lang", "de")
+    lang = GameSettings.of(row).lobby.lang
     text = t(lang, key, players=mentions(state, seats), **params)  # type: ignore[arg-type]
     posted = await core.publisher.send(row.id, channel, "reminder", content=text)
     link = game_link(row)
@@ -140,27 +140,27 @@ async def remind(
 
 
 async def tell_turn(
-    core: Core, row: GameRow, state: AnyState, settings: dict[str, Any], link: str
+    core: Core, row: GameRow, state: AnyState, settings: GameSettings, link: str
 ) -> None:
     """A direct message to the player whose turn begins, if they asked for one.
 
-    Once per turn and player (``settings["turn_told"]``, saved by the caller), never to a
+    Once per turn and player (``settings.records.turn_told``, saved by the caller), never to a
     computer seat, and not when the game is over or paused.
     """
     seat = state.current
-    if state.phase == "over" or settings.get("paused"):
+    if state.phase == "over" or settings.play.paused:
         return
     told = f"{state.turn}:{seat}"
-    if settings.get("turn_told") == told:
+    if settings.records.turn_told == told:
         return
-    settings["turn_told"] = told
+    settings.records.turn_told = told
     player = state.players[seat]
     if not player.id.isdigit() or seat in absence.computer_seats(settings):
         return
     prefs = await core.store.user_prefs(int(player.id))
     if not prefs.get("turn_dm"):
         return
-    lang = prefs.get("lang", settings.get("lang", "de"))
+    lang = prefs.get("lang", settings.lobby.lang)
     text = t(lang, "notify.turn.dm", channel=f"<#{row.channel_id}>", link=link)
     view = mine_view(lang)
     await direct_message(

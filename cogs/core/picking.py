@@ -7,11 +7,12 @@ from typing import Any
 
 from bot.engine.errors import IllegalAction
 from bot.engine.state import GameState
+from bot.settings import GameSettings
 from cogs.core.click import Click
 from cogs.ui.picker import LotPicker
 
 #: Draws the whole menu again: (state, settings, seat, draft, lang) -> message payload.
-Render = Callable[[GameState, dict[str, Any], int, Any, str], dict[str, Any]]
+Render = Callable[[GameState, GameSettings, int, Any, str], dict[str, Any]]
 
 
 async def change_lots(

@@ -6,14 +6,14 @@ and go out through :func:`cogs.core.notify.direct_message`, which knows the memb
 hours. Never to a computer seat, never for a game that is paused or over.
 
 * **You're next** (:func:`tell_next`): when the player seated before you starts their turn
-  — once per turn (``settings["next_told"]``), not when that player is you (the only
+  — once per turn (``settings.records.next_told``), not when that player is you (the only
   player left) and not when a computer plays that turn (it takes seconds; your own turn's
   DM follows).
 * **You're the last one** (:func:`tell_last`, :func:`tell_last_voters`): when the whole
   table waits only on you — a live auction where everybody else has passed or bid, a
   sealed one where everybody else has submitted or passed, a vote on an absent player
   where every other voter has voted and nothing is decided. Once per occasion: the
-  occasions told are recorded in ``settings["last_told"]`` (the latest
+  occasions told are recorded in ``settings.records.last_told`` (the latest
   :data:`LAST_TOLD_MAX`), so a publish or an event that comes again tells nobody twice.
 
 The decisions are plain functions of state and settings (:func:`next_seat`,
@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from bot.asyncplay import absence
 from bot.cardgame import CardState
 from bot.i18n import t
+from bot.settings import GameSettings
 from bot.store import GameRow, GameStatus
 from bot.store.kinds import AnyState, waiting_for
 from cogs.core.notify import direct_message, game_link
@@ -44,7 +45,7 @@ log = logging.getLogger(__name__)
 LAST_TOLD_MAX = 20
 
 
-def _human(state: AnyState, settings: dict[str, Any], seat: int) -> bool:
+def _human(state: AnyState, settings: GameSettings, seat: int) -> bool:
     """Whether a person plays ``seat`` now (not a computer player, not the computer for an
     absent or vacationing player)."""
     return state.players[seat].id.isdigit() and seat not in absence.computer_seats(settings)
@@ -78,11 +79,11 @@ def last_in_auction(state: AnyState) -> tuple[str, int] | None:
     return f"a:{state.turn}:{item}:{waiting[0]}", waiting[0]
 
 
-def last_voters(state: AnyState, settings: dict[str, Any]) -> list[tuple[str, int, int]]:
+def last_voters(state: AnyState, settings: GameSettings) -> list[tuple[str, int, int]]:
     """``(occasion, absent seat, voter)`` for every open vote that waits on one voter alone
     (everybody else voted, nothing decided yet)."""
     found = []
-    for seat_text, vote in sorted(settings.get("votes", {}).items()):
+    for seat_text, vote in sorted(settings.play.votes.items()):
         if not (seat_text.isascii() and seat_text.isdigit()) or not isinstance(vote, dict):
             continue
         seat = int(seat_text)
@@ -98,12 +99,12 @@ def last_voters(state: AnyState, settings: dict[str, Any]) -> list[tuple[str, in
     return found
 
 
-def remember(settings: dict[str, Any], occasion: str) -> bool:
+def remember(settings: GameSettings, occasion: str) -> bool:
     """Record ``occasion`` as told (``settings`` in place); False if it was told before."""
-    told = list(settings.get("last_told", []))
+    told = list(settings.records.last_told)
     if occasion in told:
         return False
-    settings["last_told"] = [*told, occasion][-LAST_TOLD_MAX:]
+    settings.records.last_told = [*told, occasion][-LAST_TOLD_MAX:]
     return True
 
 
@@ -117,7 +118,7 @@ async def _send(
     core: Core,
     row: GameRow,
     state: AnyState,
-    settings: dict[str, Any],
+    settings: GameSettings,
     seat: int,
     key: str,
     pref: str,
@@ -128,22 +129,22 @@ async def _send(
     prefs = await _prefs_allow(core, user_id, pref)
     if prefs is None:
         return
-    lang = prefs.get("lang", settings.get("lang", "de"))
+    lang = prefs.get("lang", settings.lobby.lang)
     text = t(lang, key, channel=f"<#{row.channel_id}>", link=game_link(row, settings), **params)
     await direct_message(
         core, user_id, text, row=row, settings=settings, view=mine_view(lang), prefs=prefs
     )
 
 
-async def tell_next(core: Core, row: GameRow, state: AnyState, settings: dict[str, Any]) -> None:
+async def tell_next(core: Core, row: GameRow, state: AnyState, settings: GameSettings) -> None:
     """Tell "you're next" to the player after the one whose turn begins in ``state`` (once per
-    turn: ``settings["next_told"]``, changed in place; the caller saves the settings)."""
-    if state.phase == "over" or settings.get("paused"):
+    turn: ``settings.records.next_told``, changed in place; the caller saves the settings)."""
+    if state.phase == "over" or settings.play.paused:
         return
     told = f"{state.turn}:{state.current}"
-    if settings.get("next_told") == told:
+    if settings.records.next_told == told:
         return
-    settings["next_told"] = told
+    settings.records.next_told = told
     current = state.current
     seat = next_seat(state)
     if seat is None or seat == current or not _human(state, settings, current):
@@ -154,10 +155,10 @@ async def tell_next(core: Core, row: GameRow, state: AnyState, settings: dict[st
     await _send(core, row, state, settings, seat, "ping.next.dm", "next_dm", player=name)
 
 
-async def tell_last(core: Core, row: GameRow, state: AnyState, settings: dict[str, Any]) -> None:
+async def tell_last(core: Core, row: GameRow, state: AnyState, settings: GameSettings) -> None:
     """Tell "you're the last one" to the only bidder a live or sealed auction waits on (once per
     bidder and auction; ``settings`` in place, saved by the caller)."""
-    if settings.get("paused"):
+    if settings.play.paused:
         return
     found = last_in_auction(state)
     if found is None:
@@ -173,11 +174,11 @@ async def tell_last_voters(core: Core, game: int) -> None:
     per vote and voter): the occasions are recorded first, under the game's lock, then
     the DMs go out."""
 
-    def change(fresh: GameRow, settings: dict[str, Any]) -> list[tuple[int, int]]:
+    def change(fresh: GameRow, settings: GameSettings) -> list[tuple[int, int]]:
         state = fresh.state
         if fresh.status != GameStatus.RUNNING or state is None or state.phase == "over":
             return []
-        if settings.get("paused"):
+        if settings.play.paused:
             return []
         return [
             (seat, voter)
@@ -191,7 +192,7 @@ async def tell_last_voters(core: Core, game: int) -> None:
     row = await core.store.load(game)
     state = row.state
     assert state is not None
-    settings = dict(row.settings)
+    settings = GameSettings.of(row)
     for seat, voter in told:
         name = state.players[seat].name
         await _send(core, row, state, settings, voter, "ping.last.vote.dm", "last_dm", player=name)

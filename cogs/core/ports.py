@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from bot.asyncplay.planner import TimerPlanner
 from bot.service import GameService
+from bot.settings import GameSettings
 from bot.store import ApplyResult, GameRow, GameStore
 from cogs.ui.drafts import DraftBook
 
@@ -82,7 +83,7 @@ class PublisherPort(Protocol):
     async def recap(self, row: GameRow) -> dict[str, Any] | None:
         """The recap of a game that is over as message parts, or None."""
 
-    async def save(self, row: GameRow, settings: dict[str, Any]) -> None:
+    async def save(self, row: GameRow, settings: GameSettings) -> None:
         """Write back the settings a publishing step changed."""
 
     async def publish(self, game: int, result: ApplyResult, channel: Any | None = None) -> bool:

@@ -27,6 +27,8 @@ import discord
 from bot.cardgame import CardState
 from bot.i18n import t
 from bot.liveness import record_end
+from bot.permissions import CHANNEL_PERMISSIONS
+from bot.settings import GameSettings
 from bot.store import ApplyResult, GameRow
 from cogs.core import board_messages, card_messages, watchers
 from cogs.ui.recap import recap_message
@@ -36,15 +38,15 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-_NONE = object()  # a key that is not there
 #: What :meth:`Publisher.edit_message` returns (``gone_ok``) for a message that is gone.
 GONE = object()
 T = TypeVar("T")
 
 #: Seconds between two edits of one message (Discord rate-limits edits per channel).
 EDIT_INTERVAL = 1.0
-#: What the bot needs in a game's channel, by the permission's attribute name.
-NEEDED = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
+#: What the bot needs in a game's channel, by the permission's attribute name (shared with
+#: ``/monopoly start`` and the invite link).
+NEEDED = CHANNEL_PERMISSIONS
 #: Failures of a Discord call that the publisher survives.
 FAILURES = (discord.HTTPException, aiohttp.ClientError, asyncio.TimeoutError, OSError)
 
@@ -258,7 +260,8 @@ class Publisher:
             row = await self.core.store.load(game)
         except Exception:  # noqa: BLE001 - only for the language and the host
             return
-        lang = row.settings.get("lang", "de")
+        lobby = GameSettings.of(row).lobby
+        lang = lobby.lang
         names = ", ".join(t(lang, f"permission.{name}") for name in missing)
         text = t(lang, "permission.missing", permissions=names)
         try:
@@ -266,7 +269,7 @@ class Publisher:
             return
         except FAILURES:
             pass  # cannot even say it there: tell the host
-        host = row.settings.get("host")
+        host = lobby.host
         if not isinstance(host, int):
             return
         try:
@@ -309,7 +312,7 @@ class Publisher:
         async with self.core.service.lock(game):
             row = await self.core.store.load(game)
             channel = channel or await self.channel(row.channel_id)
-            settings = dict(row.settings)
+            settings = GameSettings.of(row)
             state = row.state
             assert state is not None
             await self.core.planner.game_started(game, state, settings)
@@ -327,7 +330,7 @@ class Publisher:
         async with self.core.service.lock(game):
             row = await self.core.store.load(game)
             channel = channel or await self.channel(row.channel_id)
-            settings = dict(row.settings)
+            settings = GameSettings.of(row)
             if not isinstance(row.state, CardState):
                 return True  # a board game's end comes with its last action
             if channel is None:
@@ -342,11 +345,11 @@ class Publisher:
         async with self.core.service.lock(game):
             row = await self.core.store.load(game)
             channel = await self.channel(row.channel_id)
-            settings = dict(row.settings)
+            settings = GameSettings.of(row)
             if isinstance(row.state, CardState):
                 ok = await card_messages.post_table(self, row, settings, channel)
             else:
-                lines = list(settings.get("turn_lines", []))
+                lines = list(settings.records.turn_lines)
                 ok = await board_messages.post_turn(self, row, settings, channel, lines)
             await self.save(row, settings)
             return ok
@@ -360,11 +363,11 @@ class Publisher:
             state = row.state
             if channel is None or state is None or state.phase == "over":
                 return channel is not None
-            settings = dict(row.settings)
+            settings = GameSettings.of(row)
             if isinstance(state, CardState):
                 ok = await card_messages.refresh_table(self, row, state, settings, channel)
-            elif settings.get("turn_message") is None:
-                lines = list(settings.get("turn_lines", []))
+            elif settings.records.turn_message is None:
+                lines = list(settings.records.turn_lines)
                 ok = await board_messages.post_turn(self, row, settings, channel, lines)
             else:
                 ok = await board_messages.refresh_turn(self, row, state, settings, channel)
@@ -376,20 +379,18 @@ class Publisher:
         be made: the end of a game is posted without it then, never held up by it."""
         try:
             record = await self.core.store.record(row.id)
-            lang = row.settings.get("lang", "de")
-            return await recap_message(row.id, record, dict(row.settings), lang)
+            settings = GameSettings.of(row)
+            return await recap_message(row.id, record, settings, settings.lobby.lang)
         except Exception:  # noqa: BLE001 - a recap is a bonus; the end must go out
             log.exception("Game %s: the recap could not be made", row.id)
             return None
 
-    async def save(self, row: GameRow, settings: dict[str, Any]) -> None:
+    async def save(self, row: GameRow, settings: GameSettings) -> None:
         """Write back the settings keys a publishing step changed or removed.
 
         Only those top-level keys are written (atomically, ``patch_settings``), so a
         change another process made to other keys meanwhile is kept.
         """
-        old = row.settings
-        changed = {key: value for key, value in settings.items() if old.get(key, _NONE) != value}
-        removed = [key for key in old if key not in settings]
-        if changed or removed:
-            await self.core.store.patch_settings(row.id, changed, removed)
+        patch = settings.patch(row.settings)
+        if patch:
+            await self.core.store.patch_settings(row.id, patch.set, patch.remove)

@@ -27,7 +27,8 @@ import discord
 from bot.asyncplay.planner import TURN_TIMERS
 from bot.cardgame import CardState
 from bot.engine.state import GameState
-from bot.liveness import TURN_SHOWN, UNBUTTON, missing_parts, stale_message
+from bot.liveness import missing_parts, stale_message
+from bot.settings import GameSettings
 from bot.store import GameRow, GameStatus, StoreError
 from cogs.core import board_messages, card_messages
 from cogs.ui.lobby import lobby_message
@@ -122,7 +123,8 @@ class Reconciler:
 
     async def _repair(self, row: GameRow, parts: list[str]) -> list[str]:
         pub = self.core.publisher
-        settings = dict(row.settings)
+        settings = GameSettings.of(row)
+        records = settings.records
         channel = await pub.channel(row.channel_id)
         state = row.state
         done = []
@@ -138,17 +140,17 @@ class Reconciler:
                     row.id, channel, "lobby again", **lobby_message(row.id, settings)
                 )
                 if message is not None:
-                    settings["lobby_message"] = message.id
+                    records.lobby_message = message.id
                     ok = True
             elif part == "turn":
-                old = settings.get("turn_message")
-                lines = list(settings.get("turn_lines", []))
+                old = records.turn_message
+                lines = list(records.turn_lines)
                 ok = await board_messages.post_turn(pub, row, settings, channel, lines)
                 # The old copy of this turn: its buttons off (remembered if refused).
                 if (
                     ok
                     and old
-                    and old != settings.get("turn_message")
+                    and old != records.turn_message
                     and not await pub.edit(row.id, channel, old, "old turn message", view=None)
                 ):
                     board_messages.remember_unbutton(settings, old)
@@ -157,12 +159,12 @@ class Reconciler:
             elif part == "unbutton":
                 ok = await board_messages.take_buttons_off(pub, row, settings, channel)
             elif part == "table":
-                old = settings.get("table_message")
+                old = records.table_message
                 ok = await card_messages.post_table(pub, row, settings, channel)
                 if ok and old and not await pub.edit(row.id, channel, old, "old table", view=None):
                     board_messages.remember_unbutton(settings, old)
             elif part == "auction" and state is not None and not isinstance(state, CardState):
-                old = settings.get("auction_message")
+                old = records.auction_message
                 ok = await board_messages.post_auction(pub, row, state, settings, channel)
                 if (
                     ok
@@ -181,12 +183,12 @@ class Reconciler:
         await pub.save(row, settings)
         return done
 
-    async def _plan(self, row: GameRow, state: Any, settings: dict[str, Any]) -> None:
+    async def _plan(self, row: GameRow, state: Any, settings: GameSettings) -> None:
         """Plan the game's turn timers, unless they are planned for this state already
         (a game stored before ``planned_seq`` was recorded keeps its running deadline)."""
         pending = await self.core.store.pending_timers(row.id)
         if any(tm.kind in TURN_TIMERS and tm.payload.get("seq") == state.seq for tm in pending):
-            settings["planned_seq"] = state.seq
+            settings.play.planned_seq = state.seq
             return
         await self.core.planner.reschedule(row.id, state, settings)
 
@@ -199,7 +201,7 @@ class Reconciler:
             row = await self.core.store.game_in_channel(channel_id)
         except StoreError:
             return
-        if row is None or not live_ids(row.settings) & message_ids:
+        if row is None or not live_ids(GameSettings.of(row)) & message_ids:
             return
         log.info("Game %s: a live message was deleted (%s)", row.id, sorted(message_ids))
         await self.core.service.edit_settings(row.id, lambda _, s: forget(s, message_ids))
@@ -208,7 +210,7 @@ class Reconciler:
     async def _check_live(self, row: GameRow) -> None:
         """Forget the live messages of ``row`` that Discord no longer has (deleted while the
         bot was away, or without the bot hearing of it)."""
-        ids = live_ids(row.settings)
+        ids = live_ids(GameSettings.of(row))
         if not ids:
             return
         channel = await self.core.publisher.channel(row.channel_id)
@@ -309,39 +311,13 @@ def _now() -> float:
     return discord.utils.utcnow().timestamp()
 
 
-#: The settings keys of a game's live messages (one message id each).
-LIVE_KEYS = ("turn_message", "auction_message", "table_message", "lobby_message")
-
-
-def live_ids(settings: dict[str, Any]) -> set[int]:
+def live_ids(settings: GameSettings) -> set[int]:
     """The ids of the messages that move a game on: turn, auction, table or lobby message,
     public trade offers and a debtor's offer of lots."""
-    ids = {settings[key] for key in LIVE_KEYS if isinstance(settings.get(key), int)}
-    ids |= {int(v) for v in (settings.get("trade_messages") or {}).values()}
-    lots = settings.get("lot_offer_message")
-    if isinstance(lots, list) and lots:
-        ids.add(int(lots[0]))
-    return ids
+    return settings.records.live_ids()
 
 
-def forget(settings: dict[str, Any], message_ids: set[int]) -> None:
+def forget(settings: GameSettings, message_ids: set[int]) -> None:
     """Forget the live messages among ``message_ids`` (in place): the reconciler then sees
     them missing and posts them again."""
-    for key in LIVE_KEYS:
-        if settings.get(key) in message_ids:
-            settings.pop(key, None)
-            if key == "turn_message":
-                settings.pop(TURN_SHOWN, None)
-    trades = settings.get("trade_messages")
-    if trades:
-        settings["trade_messages"] = {k: v for k, v in trades.items() if v not in message_ids}
-    lots = settings.get("lot_offer_message")
-    if isinstance(lots, list) and lots and lots[0] in message_ids:
-        settings.pop("lot_offer_message", None)
-    pending = settings.get(UNBUTTON)
-    if pending:
-        rest = {k: v for k, v in pending.items() if int(k) not in message_ids}
-        if rest:
-            settings[UNBUTTON] = rest
-        else:
-            settings.pop(UNBUTTON, None)
+    settings.records.forget(message_ids)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.cardgame import CardState
 from bot.engine.state import GameState
+from bot.settings import GameSettings
 from bot.store import GameRow
 from bot.store.kinds import AnyState
 from cogs.core import followers, pings
@@ -32,7 +33,7 @@ async def board_action(
     core: Core,
     row: GameRow,
     state: GameState,
-    settings: dict[str, Any],
+    settings: GameSettings,
     ended: dict[str, Any] | None,
     current: dict[str, Any],
     lines: list[str],
@@ -49,7 +50,7 @@ async def board_action(
 
 
 async def card_action(
-    core: Core, row: GameRow, state: CardState, settings: dict[str, Any], events: list[Any]
+    core: Core, row: GameRow, state: CardState, settings: GameSettings, events: list[Any]
 ) -> None:
     """After an action of the card game (its public ``events``)."""
     try:
@@ -60,7 +61,7 @@ async def card_action(
         log.exception("Game %s: telling followers and pings failed", row.id)
 
 
-async def game_started(core: Core, row: GameRow, state: AnyState, settings: dict[str, Any]) -> None:
+async def game_started(core: Core, row: GameRow, state: AnyState, settings: GameSettings) -> None:
     """At a game's start: "you're next" to the player after the first."""
     try:
         await pings.tell_next(core, row, state, settings)

@@ -10,6 +10,7 @@ import discord
 from bot.engine.auctions import is_sealed
 from bot.engine.state import GameState
 from bot.i18n import t
+from bot.settings import GameSettings
 from cogs.ui.clock import deadline_text
 from cogs.ui.deeds import lot_facts
 from cogs.ui.ids import GameButton, clip
@@ -21,12 +22,12 @@ AUCTION_STEPS = (1, 10, 50, 100)
 def _sealed_auction_message(
     game_id: int,
     state: GameState,
-    settings: dict[str, Any],
+    settings: GameSettings,
     embed: discord.Embed,
     narrator: Narrator,
 ) -> dict[str, Any]:
     """A sealed auction: the terms, who has submitted a maximum (never how much)."""
-    lang = settings["lang"]
+    lang = settings.lobby.lang
     auction = state.auction
     assert auction is not None
     embed.description = (
@@ -66,9 +67,9 @@ def _sealed_auction_message(
     return {"content": mentions(state, waiting) or None, "embed": embed, "view": view}
 
 
-def auction_message(game_id: int, state: GameState, settings: dict[str, Any]) -> dict[str, Any]:
+def auction_message(game_id: int, state: GameState, settings: GameSettings) -> dict[str, Any]:
     """The auction message: the lot, the current bid and leader, the bid buttons."""
-    lang = settings["lang"]
+    lang = settings.lobby.lang
     narrator = Narrator(state, lang, theme_of(settings))
     auction = state.auction
     assert auction is not None
@@ -131,7 +132,7 @@ def _bidders(narrator: Narrator, seats: list[int]) -> str:
 
 
 def _lot_field(
-    embed: discord.Embed, state: GameState, settings: dict[str, Any], narrator: Narrator
+    embed: discord.Embed, state: GameState, settings: GameSettings, narrator: Narrator
 ) -> None:
     """The auctioned lot's facts: list price, rents, who owns its group."""
     auction = state.auction
@@ -156,11 +157,11 @@ def _deed_button(
         view.add_item(GameButton(game_id, state.seq, "deed", square, label=label, row=row))
 
 
-def _time_left(embed: discord.Embed, state: GameState, settings: dict[str, Any]) -> None:
+def _time_left(embed: discord.Embed, state: GameState, settings: GameSettings) -> None:
     """When the auction closes, or else when the deadline of whom it waits on passes."""
-    lang = settings["lang"]
-    if settings.get("auction_closes_at"):
-        closes = f"<t:{settings['auction_closes_at']}:R>"
+    lang = settings.lobby.lang
+    if settings.play.auction_closes_at:
+        closes = f"<t:{settings.play.auction_closes_at}:R>"
         embed.add_field(name=t(lang, "auction.closes"), value=closes)
     elif (deadline := deadline_text(state, settings)) is not None:
         embed.add_field(name=t(lang, "turn.deadline"), value=deadline)

@@ -17,6 +17,7 @@ import discord
 
 from bot.cardgame import CardState, waiting_for
 from bot.i18n import money, t
+from bot.settings import GameSettings
 from cogs.ui.clock import deadline_text
 from cogs.ui.fairness import add_commitment
 from cogs.ui.follow import follow_button
@@ -121,17 +122,17 @@ def event_line(state: CardState, lang: str, event: dict[str, Any]) -> str | None
     return None
 
 
-def table_message(game: int, state: CardState, settings: dict[str, Any]) -> dict[str, Any]:
+def table_message(game: int, state: CardState, settings: GameSettings) -> dict[str, Any]:
     """The public table: whose turn, the latest moves, the stock and target; the picture
     (``table.png``, see :func:`table_file`) shows every pile, score and hand size."""
-    lang = settings.get("lang", "de")
+    lang = settings.lobby.lang
     target = state.rules.target_for(len(state.players))
     if state.phase == "over":
         title = t(lang, "cards.over")
     else:
         title = t(lang, "cards.title", round=state.round, name=state.players[state.current].name)
     embed = discord.Embed(title=title, colour=TABLE_COLOUR)
-    lines = settings.get("card_lines", [])
+    lines = settings.records.card_lines
     embed.description = "\n".join(lines[-MAX_LINES:]) or t(lang, f"cards.phase.{state.phase}")
     deadline = deadline_text(state, settings)
     if deadline is not None and state.phase != "over":

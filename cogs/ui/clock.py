@@ -7,29 +7,27 @@ line says whose; and the jokers the waiting players have left follow.
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.asyncplay import absence
-from bot.asyncplay.timing import setting
 from bot.i18n import t
+from bot.settings import GameSettings
 from bot.store.kinds import AnyState, waiting_for
 
 #: Discord's limit of an embed field's value.
 FIELD_MAX = 1024
 
 
-def deadline_text(state: AnyState, settings: dict[str, Any]) -> str | None:
+def deadline_text(state: AnyState, settings: GameSettings) -> str | None:
     """The deadline field's value, or None when the move has no deadline."""
-    at = settings.get("deadline_at")
-    if not at or settings.get("paused"):
+    at = settings.play.deadline_at
+    if not at or settings.play.paused:
         return None
-    lang = settings.get("lang", "de")
+    lang = settings.lobby.lang
     lines = [f"<t:{at}:f> (<t:{at}:R>)"]
-    quiet = [int(seat) for seat in settings.get("deadline_quiet", [])]
+    quiet = [int(seat) for seat in settings.play.deadline_quiet]
     if quiet:
         names = ", ".join(state.players[seat].name for seat in quiet)
         lines.append(t(lang, "quiet.moved", players=names))
-    if int(setting(settings, "jokers")) > 0:
+    if settings.timing.jokers > 0:
         computer = absence.computer_seats(settings)
         seats = [seat for seat in waiting_for(state) if seat not in computer]
         if seats:

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import Any
 
 import discord
 
 from bot.engine.state import BANK, GameState
 from bot.i18n import t
+from bot.settings import GameSettings
 from cogs.ui.ids import clip
 from cogs.ui.text import Narrator, theme_of
 from render.deed import render_deed
@@ -62,7 +62,7 @@ def group_line(narrator: Narrator, state: GameState, square: int) -> str | None:
     return t(narrator.lang, "deed.group", lots=", ".join(parts))
 
 
-def lot_facts(state: GameState, settings: dict[str, Any], square: int, lang: str) -> str:
+def lot_facts(state: GameState, settings: GameSettings, square: int, lang: str) -> str:
     """Price, rents, owner and group of a lot, as a few short lines."""
     narrator = Narrator(state, lang, theme_of(settings))
     info = state.board.squares[square]
@@ -90,7 +90,7 @@ def lot_facts(state: GameState, settings: dict[str, Any], square: int, lang: str
 
 
 async def deed_file(
-    state: GameState, settings: dict[str, Any], square: int, lang: str
+    state: GameState, settings: GameSettings, square: int, lang: str
 ) -> discord.File:
     """The title deed of ``square`` as an image (drawn in a worker thread), its facts as
     the alt text."""

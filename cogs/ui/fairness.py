@@ -2,7 +2,7 @@
 words from the start, the secret and the seed at the end (or when a lobby is closed), and
 the answer of ``/monopoly verify`` (the scheme: ``bot/fairness.py``, docs/fair-dice.md).
 
-The secret and the seed (settings keys ``fair_secret``, ``fair_seed``) are read only by
+The secret and the seed (``settings.fair.secret``, ``settings.fair.seed``) are read only by
 :func:`add_reveal`, :func:`reveal_embed` and :func:`closed_text`, whose callers show them
 only once the game is over or the lobby closed; everything else here shows the
 fingerprint and the words, which tell nothing about the dice to come.
@@ -15,15 +15,13 @@ from typing import Any
 import discord
 
 from bot.fairness import (
-    FINGERPRINT_KEY,
-    LOBBY_WORDS_KEY,
-    WORDS_KEY,
     Mismatch,
     Verification,
     committed,
     short,
 )
 from bot.i18n import t
+from bot.settings import GameSettings
 from bot.store import GameInfo
 from cogs.ui.ids import clip
 from cogs.ui.text import fit_lines
@@ -41,13 +39,13 @@ OK_COLOUR = 0x2E7D32
 BAD_COLOUR = 0xC62828
 
 
-def _fingerprint(settings: dict[str, Any]) -> str | None:
-    value = settings.get(FINGERPRINT_KEY)
+def _fingerprint(settings: GameSettings) -> str | None:
+    value = settings.fair.fingerprint
     return value if isinstance(value, str) and value else None
 
 
 def add_commitment(
-    embed: discord.Embed, settings: dict[str, Any], *, cards: bool, first: bool
+    embed: discord.Embed, settings: GameSettings, *, cards: bool, first: bool
 ) -> None:
     """Add the fingerprint of a running game's seed to ``embed`` (if the game has one).
 
@@ -57,7 +55,7 @@ def add_commitment(
     full = _fingerprint(settings)
     if full is None:
         return
-    lang = settings.get("lang", "de")
+    lang = settings.lobby.lang
     sentence = "fair.commit.cards" if cards else "fair.commit.board"
     key = sentence if first else "fair.commit.short"
     embed.add_field(
@@ -65,9 +63,9 @@ def add_commitment(
         value=t(lang, key, fingerprint=short(full)),
         inline=False,
     )
-    if first and isinstance(settings.get(WORDS_KEY), list):
+    if first and isinstance(settings.fair.seed_words, list):
         # The words the seed was derived from, public from the start (monopoly-seed/2).
-        add_words(embed, lang, settings[WORDS_KEY])
+        add_words(embed, lang, settings.fair.seed_words)
 
 
 def word_lines(lang: str, words: list[Any]) -> list[str]:
@@ -110,14 +108,14 @@ def add_words(embed: discord.Embed, lang: str, words: list[Any]) -> None:
         lines = lines[taken:]
 
 
-def reveal_text(game_id: int, settings: dict[str, Any], *, cards: bool) -> str | None:
+def reveal_text(game_id: int, settings: GameSettings, *, cards: bool) -> str | None:
     """The reveal of a finished game's seed (None if it has none): in ``monopoly-seed/2``
     the secret with the fingerprint it has, and the seed it gives with the words. Only for
     a game that is over: the caller checks that."""
     found = committed(settings)
     if found is None or found.seed is None:
         return None
-    lang = settings.get("lang", "de")
+    lang = settings.lobby.lang
     full = found.fingerprint
     if found.secret is None:
         return t(
@@ -139,37 +137,37 @@ def reveal_text(game_id: int, settings: dict[str, Any], *, cards: bool) -> str |
     )
 
 
-def add_reveal(embed: discord.Embed, game_id: int, settings: dict[str, Any]) -> None:
+def add_reveal(embed: discord.Embed, game_id: int, settings: GameSettings) -> None:
     """Add the seed and the full fingerprint to a finished board game's final embed (in
     ``monopoly-seed/2`` also the secret and the words the seed came from)."""
     text = reveal_text(game_id, settings, cards=False)
     if text is not None:
-        lang = settings.get("lang", "de")
+        lang = settings.lobby.lang
         embed.add_field(name=t(lang, "fair.reveal.title"), value=text, inline=False)
-        if isinstance(settings.get(WORDS_KEY), list):
-            add_words(embed, lang, settings[WORDS_KEY])
+        if isinstance(settings.fair.seed_words, list):
+            add_words(embed, lang, settings.fair.seed_words)
 
 
-def reveal_embed(game_id: int, settings: dict[str, Any]) -> discord.Embed | None:
+def reveal_embed(game_id: int, settings: GameSettings) -> discord.Embed | None:
     """The reveal of a finished card game as an embed of its winner message (or None)."""
     text = reveal_text(game_id, settings, cards=True)
     if text is None:
         return None
-    lang = settings.get("lang", "de")
+    lang = settings.lobby.lang
     embed = discord.Embed(title=t(lang, "fair.reveal.title"), description=text, colour=OK_COLOUR)
-    if isinstance(settings.get(WORDS_KEY), list):
-        add_words(embed, lang, settings[WORDS_KEY])
+    if isinstance(settings.fair.seed_words, list):
+        add_words(embed, lang, settings.fair.seed_words)
     return embed
 
 
-def closed_text(game_id: int, settings: dict[str, Any]) -> str | None:
+def closed_text(game_id: int, settings: GameSettings) -> str | None:
     """The reveal of a lobby closed without a game: its secret and the fingerprint the
     lobby showed (None for a lobby that committed to none). Only for a closed lobby."""
     found = committed(settings)
     if found is None or found.secret is None:
         return None
     return t(
-        settings.get("lang", "de"),
+        settings.lobby.lang,
         "fair.closed",
         secret=found.secret,
         fingerprint=found.fingerprint,
@@ -178,17 +176,17 @@ def closed_text(game_id: int, settings: dict[str, Any]) -> str | None:
     )
 
 
-def lobby_commitment(embed: discord.Embed, settings: dict[str, Any]) -> None:
+def lobby_commitment(embed: discord.Embed, settings: GameSettings) -> None:
     """Add the fingerprint of a lobby's secret to its message, with who set words (not
     the words); once the game started, the words themselves (nothing if it has none)."""
     full = _fingerprint(settings)
     if full is None:
         return
-    lang = settings.get("lang", "de")
+    lang = settings.lobby.lang
     value = t(lang, "fair.lobby.commit", fingerprint=short(full))
-    if isinstance(settings.get(WORDS_KEY), list):  # started: the words are public
+    if isinstance(settings.fair.seed_words, list):  # started: the words are public
         embed.add_field(name=t(lang, "fair.commit.title"), value=value, inline=False)
-        add_words(embed, lang, settings[WORDS_KEY])
+        add_words(embed, lang, settings.fair.seed_words)
         return
     names = words_set(settings)
     status = (
@@ -201,14 +199,14 @@ def lobby_commitment(embed: discord.Embed, settings: dict[str, Any]) -> None:
     )
 
 
-def words_set(settings: dict[str, Any]) -> list[str]:
+def words_set(settings: GameSettings) -> list[str]:
     """The names of the lobby's players who have set words, in joining order."""
-    typed = settings.get(LOBBY_WORDS_KEY)
+    typed = settings.fair.lobby_words
     if not isinstance(typed, dict):
         return []
     return [
         str(p.get("name", "?"))
-        for p in settings.get("players", [])
+        for p in settings.lobby.players
         if typed.get(str(p.get("id"))) and not p.get("computer")
     ]
 
@@ -265,8 +263,9 @@ def _dice(value: Any) -> str:
 
 def game_choice(lang: str, info: GameInfo) -> str:
     """A finished game as ``/monopoly verify`` suggests it: number, kind, when it ended."""
-    kind = t(lang, "games.cards" if info.settings.get("game") == "cards" else "games.board")
-    names = ", ".join(str(p.get("name", "?")) for p in info.settings.get("players", []))
+    lobby = GameSettings.of(info).lobby
+    kind = t(lang, "games.cards" if lobby.is_cards else "games.board")
+    names = ", ".join(lobby.player_names())
     label = t(
         lang,
         "fair.choice",
@@ -278,7 +277,7 @@ def game_choice(lang: str, info: GameInfo) -> str:
     return label[:100]  # Discord's limit for a choice's name
 
 
-def short_fingerprint(settings: dict[str, Any]) -> str | None:
+def short_fingerprint(settings: GameSettings) -> str | None:
     """The short fingerprint of a running game's seed (None if it has none), for the
     one-line reminder on later turn messages."""
     full = _fingerprint(settings)

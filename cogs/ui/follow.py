@@ -1,6 +1,6 @@
 """Following a game without a seat: the 🔔 buttons and the round summary a follower gets.
 
-A member who follows a running game (``settings["followers"]``) gets one direct message
+A member who follows a running game (``settings.records.followers``) gets one direct message
 at the end of each round: one line per turn of that round ("Zug 12 · bob: 🎲 … · 🏠 …",
 the lines the turn message told) and a link, never a ping per click.
 

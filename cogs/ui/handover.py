@@ -19,6 +19,7 @@ from bot.asyncplay import handover
 from bot.cardgame import CardState
 from bot.engine.state import GameState
 from bot.i18n import t
+from bot.settings import GameSettings
 from cogs.ui.ids import GameButton
 from cogs.ui.text import mention, mentions
 
@@ -43,18 +44,18 @@ STAGE_BUTTONS = {
 
 
 def _text(
-    state: GameState | CardState, settings: dict[str, Any], seat: int, request: dict[str, Any]
+    state: GameState | CardState, settings: GameSettings, seat: int, request: dict[str, Any]
 ) -> str:
-    lang = settings.get("lang", "de")
+    lang = settings.lobby.lang
     names = {"player": request["from_name"], "target": request["to_name"]}
     newcomer = mention(request["to_id"], request["to_name"])
     stage = request["stage"]
     if stage == handover.ASKED:
         return t(lang, "handover.asked", mention=newcomer, **names)
     if stage == handover.CONFIRM:
-        host = mention(settings.get("host", ""), "?")
+        host = mention(settings.lobby.host or "", "?")
         return t(lang, "handover.confirm", host=host, **names)
-    table = handover.table_of(state, settings, seat)  # type: ignore[arg-type]
+    table = handover.table_of(state, settings, seat)
     yes, no = handover.tally(request["ballots"], table)
     return t(
         lang,
@@ -69,12 +70,12 @@ def _text(
 def handover_message(
     game: int,
     state: GameState | CardState,
-    settings: dict[str, Any],
+    settings: GameSettings,
     seat: int,
     request: dict[str, Any],
 ) -> dict[str, Any]:
     """The open request on ``seat`` at its stage: text (with mentions) and buttons."""
-    lang = settings.get("lang", "de")
+    lang = settings.lobby.lang
     view = discord.ui.View(timeout=None)
     arg = handover.button_arg(seat, request)
     for answer, style in STAGE_BUTTONS[request["stage"]]:
@@ -92,11 +93,11 @@ def handover_message(
 
 
 def closed_message(
-    settings: dict[str, Any], request: dict[str, Any], result: str, **extra: Any
+    settings: GameSettings, request: dict[str, Any], result: str, **extra: Any
 ) -> dict[str, Any]:
     """The request's message once it is over (``result``: declined, withdrawn, refused,
     confirmed, confirmed_host or failed, with its ``reason``), without buttons."""
-    lang = settings.get("lang", "de")
+    lang = settings.lobby.lang
     text = t(
         lang,
         f"handover.{result}",

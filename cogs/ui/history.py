@@ -23,6 +23,7 @@ from bot.asyncplay.handover import former_names
 from bot.cardgame import CardState
 from bot.fairness import committed
 from bot.i18n import t
+from bot.settings import GameSettings
 from bot.store import GameRow
 from cogs.ui.handover import with_former
 from cogs.ui.ids import OPTION_MAX, PanelButton, PanelSelect, clip
@@ -75,7 +76,7 @@ def entry_of(row: GameRow) -> HistoryEntry | None:
         seats = [] if state.winner is None else [state.winner]
         kind, length = "board", state.turn
     winners = tuple(names[s] for s in seats if 0 <= s < len(names))
-    settings = dict(row.settings or {})
+    settings = GameSettings.of(row)
     former = tuple(tuple(former_names(settings, seat)) for seat in range(len(names)))
     if not any(former):
         former = ()
@@ -84,12 +85,12 @@ def entry_of(row: GameRow) -> HistoryEntry | None:
 
 def _cancelled_entry(row: GameRow) -> HistoryEntry | None:
     """The entry of a lobby closed before its start, with its secret (or None)."""
-    found = committed(row.settings or {})
+    settings = GameSettings.of(row)
+    found = committed(settings)
     if found is None or found.secret is None:
         return None
-    settings = row.settings or {}
-    kind = "cards" if settings.get("game") == "cards" else "board"
-    names = tuple(str(p.get("name", "?")) for p in settings.get("players", []))
+    kind = "cards" if settings.lobby.is_cards else "board"
+    names = settings.lobby.player_names()
     return HistoryEntry(
         row.id,
         kind,

@@ -6,9 +6,9 @@ from typing import Any
 
 import discord
 
-from bot.engine.rules import Rules
 from bot.i18n import t
 from bot.rules_summary import changed_settings, describe_rules
+from bot.settings import GameSettings
 from cogs.ui.ids import Form, PanelButton, PanelSelect
 from cogs.ui.text import board_of
 
@@ -55,10 +55,9 @@ def _value_label(lang: str, name: str, value: Any) -> str:
     return t(lang, f"value.{name}.{value}")
 
 
-def house_rules_panel(game: int, settings: dict[str, Any], lang: str) -> dict[str, Any]:
+def house_rules_panel(game: int, settings: GameSettings, lang: str) -> dict[str, Any]:
     """The private panel: the current changes and a select per setting."""
-    overrides = settings.get("overrides", {})
-    rules = Rules.from_preset(settings["preset"], **overrides)
+    rules = settings.lobby.rules()
     view = discord.ui.View(timeout=None)
     for row, (name, values) in enumerate(CHOICES.items()):
         current = getattr(rules, name)

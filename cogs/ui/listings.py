@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 
 from bot.asyncplay.timing import describe
 from bot.engine.legal import waiting_for
 from bot.engine.rules import Rules
 from bot.i18n import money, t
+from bot.settings import GameSettings
 from bot.stats import PlayerRecord, Standing
 from bot.store import GameRow
 from bot.store.kinds import waiting_for as any_waiting_for
@@ -127,18 +126,18 @@ def games_text(rows: list[GameRow], lang: str) -> str:
         return t(lang, "games.none")
     lines = [t(lang, "games.title", count=len(rows))]
     for row in rows[:GAMES_LISTED]:
-        settings = row.settings
-        kind = t(lang, "games.cards" if settings.get("game") == "cards" else "games.board")
+        settings = GameSettings.of(row)
+        kind = t(lang, "games.cards" if settings.lobby.is_cards else "games.board")
         where = f"<#{row.channel_id}>"
         state = row.state
         if state is None:
-            count = len(settings.get("players", []))
+            count = len(settings.lobby.players)
             key = "games.lobby.one" if count == 1 else "games.lobby"
             lines.append(t(lang, key, where=where, kind=kind, count=count))
             continue
         waiting = ", ".join(state.players[s].name for s in any_waiting_for(state)) or "–"
         since = f"<t:{int(row.updated_at.timestamp())}:R>"
-        key = "games.paused" if settings.get("paused") else "games.running"
+        key = "games.paused" if settings.play.paused else "games.running"
         lines.append(
             t(lang, key, where=where, kind=kind, turn=state.turn, waiting=waiting, since=since)
         )
@@ -150,20 +149,21 @@ def games_text(rows: list[GameRow], lang: str) -> str:
 def _rules(row: GameRow) -> Rules:
     if row.state is not None:
         return row.state.rules
-    return Rules.from_preset(row.settings["preset"], **row.settings.get("overrides", {}))
+    return GameSettings.of(row).lobby.rules()
 
 
 def settings_lines(row: GameRow, lang: str) -> list[str]:
     """The time settings and the auction mode of a game, one line each."""
-    if row.settings.get("game") == "cards":
-        return describe(dict(row.settings), lang, time_limit=False, names=CARD_SETTINGS)
+    settings = GameSettings.of(row)
+    if settings.lobby.is_cards:
+        return describe(settings, lang, time_limit=False, names=CARD_SETTINGS)
     rules = _rules(row)
-    lines = describe(dict(row.settings), lang, time_limit=rules.end_at_deadline)
+    lines = describe(settings, lang, time_limit=rules.end_at_deadline)
     mode = "sealed" if getattr(rules, "sealed_auctions", False) else "live"
     lines.append(t(lang, "timing.auction_mode", value=t(lang, f"timing.mode.{mode}")))
-    if row.settings.get("ends_at"):
-        lines.append(t(lang, "timing.ends_at", when=f"<t:{row.settings['ends_at']}:f>"))
-    if row.settings.get("paused"):
+    if settings.play.ends_at:
+        lines.append(t(lang, "timing.ends_at", when=f"<t:{settings.play.ends_at}:f>"))
+    if settings.play.paused:
         lines.append(t(lang, "timing.paused"))
     return lines
 
@@ -172,8 +172,8 @@ def digest_embed(row: GameRow) -> discord.Embed:
     """The digest of a running game: standings, whose turn, open offers."""
     state = row.state
     assert state is not None
-    settings: dict[str, Any] = dict(row.settings)
-    lang = settings.get("lang", "de")
+    settings = GameSettings.of(row)
+    lang = settings.lobby.lang
     narrator = Narrator(state, lang, theme_of(settings))
     embed = discord.Embed(title=t(lang, "digest.title", turn=state.turn), colour=EMBED_COLOUR)
     embed.add_field(
@@ -202,11 +202,11 @@ def digest_embed(row: GameRow) -> discord.Embed:
             t(lang, "digest.lot_offer", player=narrator.player(state.lot_offer["creditor"]))
         )
     embed.add_field(name=t(lang, "digest.offers"), value="\n".join(offers) or "–", inline=False)
-    if settings.get("ends_at"):
+    if settings.play.ends_at:
         embed.add_field(
-            name=t(lang, "digest.ends"), value=f"<t:{settings['ends_at']}:f>", inline=False
+            name=t(lang, "digest.ends"), value=f"<t:{settings.play.ends_at}:f>", inline=False
         )
-    link = settings.get("turn_message")
+    link = settings.records.turn_message
     if link:
         embed.description = t(
             lang,

@@ -9,10 +9,10 @@ import discord
 
 from bot.asyncplay import timing
 from bot.engine.computer import LEVELS
-from bot.engine.rules import Rules
-from bot.fairness import LOBBY_WORDS_KEY, WORDS_MAX
+from bot.fairness import WORDS_MAX
 from bot.i18n import t
 from bot.rules_summary import describe_rules
+from bot.settings import GameSettings
 from cogs.ui.fairness import lobby_commitment
 from cogs.ui.ids import Form, GameButton, PanelSelect
 from cogs.ui.text import board_of, mention, theme_of
@@ -22,28 +22,27 @@ EMBED_COLOUR = 0x2E7D32
 REMOVE_COMPUTER = "remove"
 
 
-def lobby_message(game_id: int, settings: dict[str, Any]) -> dict[str, Any]:
+def lobby_message(game_id: int, settings: GameSettings) -> dict[str, Any]:
     """Content, embed and view of a lobby."""
-    lang = settings["lang"]
-    if settings.get("game") == "cards":
+    lobby = settings.lobby
+    lang = lobby.lang
+    if lobby.is_cards:
         return _card_lobby_message(game_id, settings)
-    rules = Rules.from_preset(settings["preset"], **settings.get("overrides", {}))
+    rules = lobby.rules()
     players = "\n".join(
         f"{n}. {mention(p['id'], p['name'])}"
         + (f" ({t(lang, 'computer.level.' + p['computer'])})" if p.get("computer") else "")
-        + (" 👑" if p["id"] == settings["host"] else "")
+        + (" 👑" if lobby.is_host(p["id"]) else "")
         + _clover(settings, p)
-        for n, p in enumerate(settings["players"], 1)
+        for n, p in enumerate(lobby.players, 1)
     )
     embed = discord.Embed(
         title=t(lang, "lobby.title"),
-        description=t(
-            lang, "lobby.intro", minimum=rules.min_players, maximum=settings["max_players"]
-        ),
+        description=t(lang, "lobby.intro", minimum=rules.min_players, maximum=lobby.max_players),
         colour=EMBED_COLOUR,
     )
     embed.add_field(
-        name=t(lang, "lobby.players", count=len(settings["players"])), value=players, inline=False
+        name=t(lang, "lobby.players", count=len(lobby.players)), value=players, inline=False
     )
     summary = describe_rules(rules, lang, board_of(settings))
     marker = t(lang, "summary.changed")
@@ -91,22 +90,23 @@ def lobby_message(game_id: int, settings: dict[str, Any]) -> dict[str, Any]:
     return {"content": None, "embed": embed, "view": view}
 
 
-def _card_lobby_message(game_id: int, settings: dict[str, Any]) -> dict[str, Any]:
+def _card_lobby_message(game_id: int, settings: GameSettings) -> dict[str, Any]:
     """The lobby of MONOPOLY Das Kartenspiel: players, join / leave / start."""
-    lang = settings["lang"]
+    lobby = settings.lobby
+    lang = lobby.lang
     players = "\n".join(
         f"{n}. {mention(p['id'], p['name'])}"
-        + (" 👑" if p["id"] == settings["host"] else "")
+        + (" 👑" if lobby.is_host(p["id"]) else "")
         + _clover(settings, p)
-        for n, p in enumerate(settings["players"], 1)
+        for n, p in enumerate(lobby.players, 1)
     )
     embed = discord.Embed(
         title=t(lang, "cards.lobby_title"),
-        description=t(lang, "cards.lobby_intro", maximum=settings["max_players"]),
+        description=t(lang, "cards.lobby_intro", maximum=lobby.max_players),
         colour=EMBED_COLOUR,
     )
     embed.add_field(
-        name=t(lang, "lobby.players", count=len(settings["players"])), value=players, inline=False
+        name=t(lang, "lobby.players", count=len(lobby.players)), value=players, inline=False
     )
     lobby_commitment(embed, settings)
     view = discord.ui.View(timeout=None)
@@ -126,9 +126,9 @@ def _card_lobby_message(game_id: int, settings: dict[str, Any]) -> dict[str, Any
     return {"content": None, "embed": embed, "view": view}
 
 
-def _clover(settings: dict[str, Any], player: dict[str, Any]) -> str:
+def _clover(settings: GameSettings, player: dict[str, Any]) -> str:
     """ " 🍀" after a lobby player who has set words (the words stay hidden until the start)."""
-    typed = settings.get(LOBBY_WORDS_KEY)
+    typed = settings.fair.lobby_words
     return " 🍀" if isinstance(typed, dict) and typed.get(str(player["id"])) else ""
 
 

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from bot.engine.board import Board
+from bot.settings import GameSettings
 from cogs.ui.text import theme_of
 
 
-def display_names(board: Board, settings: dict[str, Any]) -> list[str]:
+def display_names(board: Board, settings: GameSettings) -> list[str]:
     theme = theme_of(settings)
     if theme is not None and theme.base_board == board.id:
         return theme.square_names(board)

@@ -15,6 +15,7 @@ from bot.engine.game import apply_action
 from bot.engine.legal import legal_actions
 from bot.engine.state import HOTEL, GameState
 from bot.i18n import t
+from bot.settings import GameSettings
 from cogs.ui.drafts import Draft
 from cogs.ui.ids import PanelButton, PanelSelect, clip
 from cogs.ui.picker import LotPicker, Side
@@ -70,7 +71,7 @@ def _level(lang: str, houses: int) -> str:
 
 
 def build_panel(
-    state: GameState, settings: dict[str, Any], seat: int, game: int, lang: str, group: str | None
+    state: GameState, settings: GameSettings, seat: int, game: int, lang: str, group: str | None
 ) -> dict[str, Any]:
     """The private building menu for one colour group of the user."""
     narrator = Narrator(state, lang, theme_of(settings))
@@ -190,7 +191,7 @@ def _mortgage_choices(state: GameState, seat: int, draft: MortgageDraft) -> tupl
 
 
 def mortgage_panel(
-    state: GameState, settings: dict[str, Any], seat: int, draft: MortgageDraft, lang: str
+    state: GameState, settings: GameSettings, seat: int, draft: MortgageDraft, lang: str
 ) -> dict[str, Any]:
     """The private mortgage menu: lots to mortgage, mortgages to lift, and the totals."""
     narrator = Narrator(state, lang, theme_of(settings))
@@ -297,7 +298,7 @@ class LiftDraft(Draft):
 
 
 def lift_panel(
-    state: GameState, settings: dict[str, Any], seat: int, draft: LiftDraft, lang: str
+    state: GameState, settings: GameSettings, seat: int, draft: LiftDraft, lang: str
 ) -> dict[str, Any]:
     """The private per-lot choice for mortgaged lots just received."""
     narrator = Narrator(state, lang, theme_of(settings))

@@ -18,6 +18,7 @@ from bot.engine.errors import IllegalAction
 from bot.engine.legal import may_offer_lots
 from bot.engine.state import GameState
 from bot.i18n import t
+from bot.settings import GameSettings
 from cogs.ui.ids import GameButton
 from cogs.ui.text import Narrator, fit_lines, mentions, theme_of
 
@@ -97,10 +98,10 @@ def interest_notes(narrator: Narrator, trade: dict[str, Any], *, you: int | None
 
 
 def offer_message(
-    game: int, state: GameState, settings: dict[str, Any], trade: dict[str, Any]
+    game: int, state: GameState, settings: GameSettings, trade: dict[str, Any]
 ) -> dict[str, Any]:
     """The public trade offer: mention, terms, and the partner's / proposer's buttons."""
-    lang = settings["lang"]
+    lang = settings.lobby.lang
     narrator = Narrator(state, lang, theme_of(settings))
     giver, taker = narrator.player(trade["from"]), narrator.player(trade["to"])
     embed = discord.Embed(
@@ -117,7 +118,7 @@ def offer_message(
     notes = interest_notes(narrator, trade, you=None)
     if notes:
         embed.add_field(name=t(lang, "trade.interest"), value="\n".join(notes), inline=False)
-    closes = settings.get("trade_closes", {}).get(str(trade["id"]))
+    closes = settings.play.trade_closes.get(str(trade["id"]))
     if closes:
         embed.add_field(name=t(lang, "trade.closes"), value=f"<t:{closes}:R>", inline=False)
     embed.set_footer(text=t(lang, "trade.offer_footer", **{"from": giver, "to": taker}))
@@ -157,9 +158,9 @@ def lot_offer_problem(state: GameState, seat: int) -> IllegalAction | None:
     return IllegalAction("offer_pending")
 
 
-def lots_offer_message(game: int, state: GameState, settings: dict[str, Any]) -> dict[str, Any]:
+def lots_offer_message(game: int, state: GameState, settings: GameSettings) -> dict[str, Any]:
     """The public part-payment offer to the creditor, with Accept / Decline / Withdraw."""
-    lang = settings["lang"]
+    lang = settings.lobby.lang
     narrator = Narrator(state, lang, theme_of(settings))
     offer = state.lot_offer
     assert offer is not None

@@ -6,6 +6,7 @@ from typing import Any
 
 from bot.engine.state import GameState
 from bot.i18n import t
+from bot.settings import GameSettings
 from cogs.ui.lots import display_names
 from cogs.ui.text import Narrator, theme_of
 
@@ -14,7 +15,7 @@ CONTENT_MAX = 2000
 
 
 def describe_order(
-    state: GameState, settings: dict[str, Any], order: dict[str, Any], lang: str
+    state: GameState, settings: GameSettings, order: dict[str, Any], lang: str
 ) -> str:
     """One line per standing order, or that there are none; with how to change them."""
     narrator = Narrator(state, lang, theme_of(settings))

@@ -35,6 +35,7 @@ from bot.recap import (
     card_recap,
     is_card_record,
 )
+from bot.settings import GameSettings
 from cogs.ui.ids import clip
 from cogs.ui.text import Narrator, theme_of
 from cogs.ui.widgets import group_name
@@ -260,7 +261,7 @@ def board_notes(recap: BoardRecap, narrator: Narrator, lang: str) -> list[str]:
     return notes
 
 
-def _board(game_id: int, record: GameRecord, settings: dict[str, Any], lang: str) -> _Built:
+def _board(game_id: int, record: GameRecord, settings: GameSettings, lang: str) -> _Built:
     """The board game's recap: replayed, put into words and drawn (in a worker thread)."""
     recap = board_recap(record)
     start = GameState.from_dict(record.start)
@@ -336,7 +337,7 @@ def card_subtitle(recap: CardRecap, lang: str) -> str:
     return t(lang, "recap.cards.subtitle.running", rounds=rounds, target=target)
 
 
-def _cards(game_id: int, record: GameRecord, settings: dict[str, Any], lang: str) -> _Built:
+def _cards(game_id: int, record: GameRecord, settings: GameSettings, lang: str) -> _Built:
     """The card game's recap: replayed, put into words and drawn (in a worker thread)."""
     recap = card_recap(record)
     totals = recap.totals()
@@ -376,7 +377,7 @@ def _cards(game_id: int, record: GameRecord, settings: dict[str, Any], lang: str
 
 
 def build_recap(
-    game_id: int, record: GameRecord, settings: dict[str, Any], lang: str
+    game_id: int, record: GameRecord, settings: GameSettings, lang: str
 ) -> tuple[str, str, bytes]:
     """The recap's title, description and PNG, either game (blocking: replays and draws)."""
     lang = normalise_language(lang)
@@ -386,7 +387,7 @@ def build_recap(
 
 
 async def recap_message(
-    game_id: int, record: GameRecord, settings: dict[str, Any], lang: str
+    game_id: int, record: GameRecord, settings: GameSettings, lang: str
 ) -> dict[str, Any]:
     """The recap of a game as message parts: ``{"embed": ..., "file": ...}``.
 

@@ -16,6 +16,7 @@ from bot.engine.legal import waiting_for as board_waiting_for
 from bot.engine.state import BANK, POT, GameState
 from bot.engine.themes import Theme, load_theme, theme_from_json
 from bot.i18n import money, normalise_language, t
+from bot.settings import GameSettings
 from bot.store import StoreError
 from bot.store.kinds import AnyState
 from cogs.ui.story import event_line, tell
@@ -28,18 +29,18 @@ def waiting_for(state: AnyState) -> list[int]:
     return board_waiting_for(state)
 
 
-def board_of(settings: dict[str, Any]) -> Board | None:
+def board_of(settings: GameSettings) -> Board | None:
     """A server's own board chosen for the game (carried in its settings), if any."""
-    data = settings.get("board_data")
+    data = settings.lobby.board_data
     return custom_board(data) if data else None
 
 
-def theme_of(settings: dict[str, Any]) -> Theme | None:
+def theme_of(settings: GameSettings) -> Theme | None:
     """The theme chosen for a game, if any: a server's own theme travels in the settings."""
-    custom = settings.get("theme_data")
+    custom = settings.lobby.theme_data
     if custom:
         return theme_from_json(json.dumps(custom, sort_keys=True, ensure_ascii=False))
-    theme = settings.get("theme")
+    theme = settings.lobby.theme
     return load_theme(theme) if theme else None
 
 

@@ -12,6 +12,7 @@ from bot.engine.errors import IllegalAction
 from bot.engine.legal import may_propose_trade
 from bot.engine.state import GameState
 from bot.i18n import t
+from bot.settings import GameSettings
 from cogs.ui.drafts import Draft
 from cogs.ui.ids import PanelButton
 from cogs.ui.offers import OFFER_COLOUR, interest_notes, side_lines, tradeable_lots
@@ -78,7 +79,7 @@ def _lot_choices(state: GameState, seat: int, chosen: set[int]) -> list[int]:
 
 
 def builder_message(
-    state: GameState, settings: dict[str, Any], draft: TradeDraft, lang: str
+    state: GameState, settings: GameSettings, draft: TradeDraft, lang: str
 ) -> dict[str, Any]:
     """Embed and view of the private trade builder."""
     narrator = Narrator(state, lang, theme_of(settings))
@@ -221,7 +222,7 @@ class LotsDraft(Draft):
 
 
 def lots_panel(
-    state: GameState, settings: dict[str, Any], draft: LotsDraft, lang: str
+    state: GameState, settings: GameSettings, draft: LotsDraft, lang: str
 ) -> dict[str, Any]:
     """Embed and view of the private "offer lots to the creditor" menu."""
     narrator = Narrator(state, lang, theme_of(settings))

@@ -30,6 +30,7 @@ from bot.engine.legal import legal_actions, may_offer_lots, waiting_for
 from bot.engine.state import HOTEL, GameState
 from bot.engine.wealth import standings, wealth
 from bot.i18n import t
+from bot.settings import GameSettings
 from bot.turn_story import fresh
 from cogs.ui.clock import deadline_text
 from cogs.ui.deeds import ALT_MAX, lot_facts
@@ -55,7 +56,7 @@ TURN_IMAGE = "turn.png"
 BOARD_IMAGE = "board.png"
 
 
-def _theme_words(settings: dict[str, Any]) -> dict[str, Any]:
+def _theme_words(settings: GameSettings) -> dict[str, Any]:
     """The theme's square names and words, as the renderers take them."""
     theme = theme_of(settings)
     return {
@@ -75,13 +76,13 @@ def focus_of(info: dict[str, Any]) -> TurnFocus:
     )
 
 
-def turn_info(state: GameState, settings: dict[str, Any]) -> dict[str, Any]:
+def turn_info(state: GameState, settings: GameSettings) -> dict[str, Any]:
     """The record of the turn under way (a fresh one for games stored before records)."""
-    info = settings.get("turn_info")
+    info = settings.records.turn_info
     return info if isinstance(info, dict) and "seat" in info else fresh(state)
 
 
-def image_key(state: GameState, settings: dict[str, Any], info: dict[str, Any]) -> str:
+def image_key(state: GameState, settings: GameSettings, info: dict[str, Any]) -> str:
     """A short key of everything the turn's picture shows: a new key, a new picture."""
     shown = [
         {k: info.get(k) for k in ("turn", "seat", "start", "moves", "dice")},
@@ -89,20 +90,20 @@ def image_key(state: GameState, settings: dict[str, Any], info: dict[str, Any]) 
         state.owner,
         state.houses,
         state.mortgaged,
-        settings.get("lang"),
-        settings.get("theme"),
-        settings.get("theme_data"),
+        settings.lobby.lang,
+        settings.lobby.theme,
+        settings.lobby.theme_data,
     ]
     text = json.dumps(shown, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 async def turn_image(
-    state: GameState, settings: dict[str, Any], info: dict[str, Any]
+    state: GameState, settings: GameSettings, info: dict[str, Any]
 ) -> discord.File:
     """The picture of the turn ``info`` tells, with its alt text (drawn in a worker thread;
     raises whatever the renderer raises)."""
-    lang = settings.get("lang", "de")
+    lang = settings.lobby.lang
     words = _theme_words(settings)
     focus = focus_of(info)
     png = await asyncio.to_thread(render_turn_view, state, focus, lang=lang, **words)
@@ -110,9 +111,9 @@ async def turn_image(
     return discord.File(io.BytesIO(png), filename=TURN_IMAGE, description=clip(alt, ALT_MAX))
 
 
-async def board_file(state: GameState, settings: dict[str, Any], **options: Any) -> discord.File:
+async def board_file(state: GameState, settings: GameSettings, **options: Any) -> discord.File:
     """The whole board as an attachment with its alt text, drawn in a worker thread."""
-    lang = settings.get("lang", "de")
+    lang = settings.lobby.lang
     words = _theme_words(settings)
     png = await asyncio.to_thread(
         render_board,
@@ -127,9 +128,9 @@ async def board_file(state: GameState, settings: dict[str, Any], **options: Any)
     )
 
 
-def board_alt(state: GameState, settings: dict[str, Any]) -> str:
+def board_alt(state: GameState, settings: GameSettings) -> str:
     """The alt text of the whole board: the turn, and each player's cash, worth and lots."""
-    lang = settings.get("lang", "de")
+    lang = settings.lobby.lang
     narrator = Narrator(state, lang, theme_of(settings))
     parts = [t(lang, "alt.board", turn=state.turn)]
     for seat, _ in standings(state):
@@ -148,10 +149,10 @@ def board_alt(state: GameState, settings: dict[str, Any]) -> str:
     return clip(" ".join(parts), ALT_MAX)
 
 
-def holdings_text(state: GameState, settings: dict[str, Any]) -> str:
+def holdings_text(state: GameState, settings: GameSettings) -> str:
     """Every player's cash, net worth, whereabouts and lots (with buildings and mortgages),
     richest first: the whole board as text."""
-    lang = settings.get("lang", "de")
+    lang = settings.lobby.lang
     narrator = Narrator(state, lang, theme_of(settings))
     blocks = []
     for seat, worth in standings(state):
@@ -219,14 +220,14 @@ def title_of(state: GameState, info: dict[str, Any], lang: str) -> str:
 
 def live_embed(
     state: GameState,
-    settings: dict[str, Any],
+    settings: GameSettings,
     lines: list[str],
     info: dict[str, Any],
     *,
     image: bool = True,
 ) -> discord.Embed:
     """The embed of the live turn message: the turn so far, what the game waits for."""
-    lang = settings["lang"]
+    lang = settings.lobby.lang
     narrator = Narrator(state, lang, theme_of(settings))
     mover = int(info["seat"])
     begins = t(lang, "turn.begins", name=narrator.player(mover), where=narrator.whereabouts(mover))
@@ -258,9 +259,9 @@ def live_embed(
     return embed
 
 
-def _footer(state: GameState, settings: dict[str, Any], narrator: Narrator, *, first: bool) -> str:
+def _footer(state: GameState, settings: GameSettings, narrator: Narrator, *, first: bool) -> str:
     """What the game waits for, and from whom (the auction message lists its bidders)."""
-    lang = settings["lang"]
+    lang = settings.lobby.lang
     text = "▶ " + t(lang, f"phase.{state.phase}")
     if state.phase != "auction":
         names = ", ".join(narrator.player(s) for s in waiting_for(state))
@@ -274,14 +275,14 @@ def _footer(state: GameState, settings: dict[str, Any], narrator: Narrator, *, f
 
 def finished_embed(
     state: GameState,
-    settings: dict[str, Any],
+    settings: GameSettings,
     lines: list[str],
     info: dict[str, Any],
     *,
     image: bool = True,
 ) -> discord.Embed:
     """The embed of a turn that is over: its own title, its log, how it ended."""
-    lang = settings["lang"]
+    lang = settings.lobby.lang
     embed = discord.Embed(
         title=title_of(state, info, lang),
         description=log_text(lines, lang, t(lang, "turn.nothing")),
@@ -294,18 +295,18 @@ def finished_embed(
     return embed
 
 
-def _time_fields(embed: discord.Embed, state: GameState, settings: dict[str, Any]) -> None:
+def _time_fields(embed: discord.Embed, state: GameState, settings: GameSettings) -> None:
     """The clocks of an asynchronous game: the move's deadline, the end, computer seats."""
-    lang = settings["lang"]
-    if settings.get("paused"):
+    lang = settings.lobby.lang
+    if settings.play.paused:
         embed.add_field(name=t(lang, "turn.paused"), value="/monopoly resume", inline=True)
     elif (deadline := deadline_text(state, settings)) is not None:
         embed.add_field(name=t(lang, "turn.deadline"), value=deadline, inline=True)
-    if settings.get("ends_at"):
+    if settings.play.ends_at:
         embed.add_field(
-            name=t(lang, "turn.ends"), value=f"<t:{settings['ends_at']}:f>", inline=True
+            name=t(lang, "turn.ends"), value=f"<t:{settings.play.ends_at}:f>", inline=True
         )
-    computer = sorted(int(seat) for seat in settings.get("computer", {}))
+    computer = sorted(int(seat) for seat in settings.play.computer)
     if computer:
         names = ", ".join(state.players[seat].name for seat in computer)
         embed.add_field(name=t(lang, "turn.computer"), value=clip(names, 1024), inline=True)
@@ -327,9 +328,9 @@ TURN_BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
 }
 
 
-def turn_view(game_id: int, state: GameState, settings: dict[str, Any]) -> discord.ui.View:
+def turn_view(game_id: int, state: GameState, settings: GameSettings) -> discord.ui.View:
     """Buttons for what the game waits for now, plus the management menus."""
-    lang = settings["lang"]
+    lang = settings.lobby.lang
     narrator = Narrator(state, lang, theme_of(settings))
     view = discord.ui.View(timeout=None)
     if state.phase == "over":
@@ -416,13 +417,13 @@ def deed_square(state: GameState) -> int | None:
     return square if state.board.squares[square].is_property else None
 
 
-def turn_extras(game: int, state: GameState, settings: dict[str, Any]) -> list[discord.ui.Item]:
+def turn_extras(game: int, state: GameState, settings: GameSettings) -> list[discord.ui.Item]:
     """Extra buttons of the turn message: debts, lot offers, per-lot lifting, rent claims.
 
     Row 3 holds the buttons of the phase (debt or received mortgages), row 4 the rent
     claims (at most five: Discord's limit per row).
     """
-    lang = settings["lang"]
+    lang = settings.lobby.lang
     narrator = Narrator(state, lang, theme_of(settings))
     seq = state.seq
     items: list[discord.ui.Item] = []
@@ -468,7 +469,7 @@ def turn_extras(game: int, state: GameState, settings: dict[str, Any]) -> list[d
 
 def final_embed(
     state: GameState,
-    settings: dict[str, Any],
+    settings: GameSettings,
     *,
     game_id: int | None = None,
     image: bool = True,
@@ -478,7 +479,7 @@ def final_embed(
     With the ``game_id`` it also reveals the game's seed (the game is over: see
     :mod:`bot.fairness`), so that anyone can check every throw.
     """
-    lang = settings["lang"]
+    lang = settings.lobby.lang
     narrator = Narrator(state, lang, theme_of(settings))
     if state.winner is None:
         title = t(lang, "final.abandoned")
@@ -500,9 +501,9 @@ def final_embed(
     return embed
 
 
-def wealth_table(state: GameState, settings: dict[str, Any]) -> str:
+def wealth_table(state: GameState, settings: GameSettings) -> str:
     """Net worth of every player still in the game, richest first."""
-    narrator = Narrator(state, settings["lang"], theme_of(settings))
+    narrator = Narrator(state, settings.lobby.lang, theme_of(settings))
     return "\n".join(
         f"{n}. **{state.players[seat].name}**: {narrator.money(state.players[seat].cash)} "
         f"/ {narrator.money(wealth(state, seat))}"

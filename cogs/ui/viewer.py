@@ -24,6 +24,7 @@ from bot.cardgame.view import visible_events
 from bot.engine.state import GameState
 from bot.i18n import t
 from bot.replay_cache import VIEWER_SIZE, Frame
+from bot.settings import GameSettings
 from cogs.ui.cards_table import event_line, round_message
 from cogs.ui.ids import PanelButton, clip
 from cogs.ui.text import Narrator, theme_of
@@ -113,7 +114,7 @@ def _footer(frame: Frame, lang: str, running: bool) -> str:
 
 
 def viewer_message(
-    game: int, frame: Frame, settings: dict[str, Any], lang: str, *, running: bool = False
+    game: int, frame: Frame, settings: GameSettings, lang: str, *, running: bool = False
 ) -> dict[str, Any]:
     """The viewer at ``frame`` in ``lang``: embed and step buttons (the image separately,
     :func:`viewer_files`). ``running``: the game is not over, its last turn is the present."""
@@ -122,7 +123,8 @@ def viewer_message(
         embed = _card_embed(game, frame, state, lang, running)
     else:
         assert isinstance(state, GameState)
-        settings = {**settings, "lang": lang}
+        settings = settings.copy()
+        settings.lobby.lang = lang
         narrator = Narrator(state, lang, theme_of(settings))
         embed = discord.Embed(
             title=_title(game, frame, lang),
@@ -174,11 +176,13 @@ def _last_move(frame: Frame) -> dict[str, Any]:
     return {"highlight_move": (last["from"], last["to"]), "mover": last["player"]}
 
 
-async def viewer_files(frame: Frame, settings: dict[str, Any], lang: str) -> list[discord.File]:
+async def viewer_files(frame: Frame, settings: GameSettings, lang: str) -> list[discord.File]:
     """The frame's image: the board game's board at :data:`VIEWER_SIZE` (drawn in a worker
     thread); none for the card game, whose round result is text."""
     state = frame.state
     if not isinstance(state, GameState):
         return []
     options = {"size": VIEWER_SIZE, **_last_move(frame)}
-    return [await board_file(state, {**settings, "lang": lang}, **options)]
+    shown = settings.copy()
+    shown.lobby.lang = lang
+    return [await board_file(state, shown, **options)]

@@ -10,6 +10,7 @@ from bot.asyncplay.absence import choices_for, voters
 from bot.cardgame import CardState
 from bot.engine.state import GameState
 from bot.i18n import t
+from bot.settings import GameSettings
 from cogs.ui.ids import GameButton
 from cogs.ui.text import mentions
 
@@ -17,14 +18,14 @@ from cogs.ui.text import mentions
 def vote_message(
     game: int,
     state: GameState | CardState,
-    settings: dict[str, Any],
+    settings: GameSettings,
     seat: int,
     ballots: dict[str, str],
 ) -> dict[str, Any]:
     """The public vote on an absent player's seat, with the tally so far."""
-    lang = settings.get("lang", "de")
+    lang = settings.lobby.lang
     name = state.players[seat].name
-    missed = settings.get("missed", {}).get(str(seat), 0)
+    missed = settings.play.missed.get(str(seat), 0)
     tally = " · ".join(
         f"{t(lang, f'vote.option.{choice}')}: {sum(1 for b in ballots.values() if b == choice)}"
         for choice in choices_for(state)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
 
 import discord
 
 from bot.engine.state import GameState
 from bot.engine.themes import Theme
 from bot.i18n import t
+from bot.settings import GameSettings
 from cogs.ui.ids import OPTION_MAX, PanelButton, clip
 from cogs.ui.text import Narrator, refusal, theme_of
 
@@ -21,12 +21,16 @@ def explain(
     lang: str,
     error: Exception,
     state: GameState | None = None,
-    settings: dict[str, Any] | None = None,
+    settings: GameSettings | None = None,
 ) -> str:
     """Like ``refusal``, with the game at hand: names for squares and seats, money as money."""
     if state is None:
         return refusal(lang, error)
-    return refusal(lang, error, Narrator(state, lang, theme_of(settings or {})))
+    return refusal(
+        lang,
+        error,
+        Narrator(state, lang, theme_of(settings if settings is not None else GameSettings())),
+    )
 
 
 def group_name(lang: str, theme: Theme | None, group: str | None) -> str:

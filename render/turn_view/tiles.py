@@ -220,8 +220,8 @@ class Tiles(Canvas):
         if mortgaged:
             self.stamp(cx, text_y, tile.x1 - tile.x0 - 2 * px(L.TILE_PAD))
             return
-        amount, factor = lot_rent(state, tile.item.square)
-        text = words.tile_money(amount) if amount is not None else f"{factor} ×"
+        rent, factor = lot_rent(state, tile.item.square)
+        text = words.tile_money(rent) if rent is not None else f"{factor} ×"
         draw.text((cx, text_y), text, font=money_font, fill=pal["text"], anchor="mm")
 
     def stamp(self, cx: float, cy: float, room: int) -> None:

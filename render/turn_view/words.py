@@ -192,6 +192,8 @@ def due_sentence(due: Due, words: Words, state: GameState) -> str:
     """What is due, in words for the alt text: "Miete 1.100 € an Bernd"."""
     lab = words.lab
     if due.kind == "rent":
+        # due_at names the owner of every rent it finds (the rent goes to them).
+        assert due.owner is not None
         figure = (
             words.money(due.amount)
             if due.amount is not None

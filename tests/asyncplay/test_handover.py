@@ -11,6 +11,7 @@ import pytest
 from bot.asyncplay import handover
 from bot.engine.errors import IllegalAction
 from bot.engine.state import GameState
+from bot.settings import GameSettings
 from tests.cardgame.conftest import game as card_game
 from tests.engine.conftest import game
 
@@ -39,7 +40,7 @@ def refused(code: str, change: Any, settings: dict[str, Any]) -> None:
 
 def opened(state: GameState, settings: dict[str, Any], user: str = "2", to: str = "9") -> str:
     """``user`` asks to hand their seat to ``to``; the buttons' argument."""
-    seat, request = handover.open_request(state, settings, user, to, "Zoe")
+    seat, request = handover.open_request(state, GameSettings(settings), user, to, "Zoe")
     return handover.button_arg(seat, request)
 
 
@@ -47,10 +48,10 @@ def test_a_request_goes_from_asked_to_the_host_and_is_confirmed() -> None:
     state, settings = board(), settings_for()
     arg = opened(state, settings)
     assert arg == "1-1" and settings["handover_next"] == 2
-    outcome = handover.answer(state, settings, arg, "accept", "9", may_host=False)
+    outcome = handover.answer(state, GameSettings(settings), arg, "accept", "9", may_host=False)
     assert outcome.result is None and outcome.request["stage"] == handover.CONFIRM
     assert settings["handover_requests"]["1"]["stage"] == handover.CONFIRM
-    outcome = handover.answer(state, settings, arg, "confirm", "1", may_host=True)
+    outcome = handover.answer(state, GameSettings(settings), arg, "confirm", "1", may_host=True)
     assert outcome.result == "confirmed" and settings["handover_requests"] == {}
 
 
@@ -67,7 +68,9 @@ def test_bad_requests_change_nothing(user: str, target: str, bot: bool, code: st
     state, settings = board(), settings_for()
     refused(
         code,
-        lambda: handover.open_request(state, settings, user, target, "X", target_is_bot=bot),
+        lambda: handover.open_request(
+            state, GameSettings(settings), user, target, "X", target_is_bot=bot
+        ),
         settings,
     )
 
@@ -93,55 +96,57 @@ def test_the_wrong_people_and_stale_buttons_are_refused() -> None:
     arg = opened(state, settings)
     refused(
         "handover_not_you",
-        lambda: handover.answer(state, settings, arg, "accept", "3", may_host=True),
+        lambda: handover.answer(state, GameSettings(settings), arg, "accept", "3", may_host=True),
         settings,
     )
     refused(
         "handover_not_asker",
-        lambda: handover.answer(state, settings, arg, "withdraw", "9", may_host=True),
+        lambda: handover.answer(state, GameSettings(settings), arg, "withdraw", "9", may_host=True),
         settings,
     )
     refused(
         "handover_answered",
-        lambda: handover.answer(state, settings, arg, "confirm", "1", may_host=True),
+        lambda: handover.answer(state, GameSettings(settings), arg, "confirm", "1", may_host=True),
         settings,
     )
     refused(
         "handover_closed",
-        lambda: handover.answer(state, settings, "1-7", "accept", "9", may_host=False),
+        lambda: handover.answer(
+            state, GameSettings(settings), "1-7", "accept", "9", may_host=False
+        ),
         settings,
     )
     refused(
         "unknown_button",
-        lambda: handover.answer(state, settings, "x", "accept", "9", may_host=False),
+        lambda: handover.answer(state, GameSettings(settings), "x", "accept", "9", may_host=False),
         settings,
     )
     refused(
         "unknown_button",
-        lambda: handover.answer(state, settings, arg, "maybe", "9", may_host=False),
+        lambda: handover.answer(state, GameSettings(settings), arg, "maybe", "9", may_host=False),
         settings,
     )
-    handover.answer(state, settings, arg, "accept", "9", may_host=False)
+    handover.answer(state, GameSettings(settings), arg, "accept", "9", may_host=False)
     refused(
         "handover_own_seat",
-        lambda: handover.answer(state, settings, arg, "confirm", "2", may_host=True),
+        lambda: handover.answer(state, GameSettings(settings), arg, "confirm", "2", may_host=True),
         settings,
     )
     refused(
         "host_only",
-        lambda: handover.answer(state, settings, arg, "confirm", "3", may_host=False),
+        lambda: handover.answer(state, GameSettings(settings), arg, "confirm", "3", may_host=False),
         settings,
     )
     refused(
         "handover_answered",
-        lambda: handover.answer(state, settings, arg, "accept", "9", may_host=False),
+        lambda: handover.answer(state, GameSettings(settings), arg, "accept", "9", may_host=False),
         settings,
     )
-    outcome = handover.answer(state, settings, arg, "withdraw", "2", may_host=False)
+    outcome = handover.answer(state, GameSettings(settings), arg, "withdraw", "2", may_host=False)
     assert outcome.result == "withdrawn"
     refused(
         "handover_closed",
-        lambda: handover.answer(state, settings, arg, "refuse", "1", may_host=True),
+        lambda: handover.answer(state, GameSettings(settings), arg, "refuse", "1", may_host=True),
         settings,
     )
 
@@ -151,29 +156,43 @@ def test_the_table_votes_when_the_host_leaves() -> None:
     state, settings = board(4), settings_for()
     arg = opened(state, settings, "1")
     assert (
-        handover.answer(state, settings, arg, "accept", "9", may_host=False).request["stage"]
+        handover.answer(state, GameSettings(settings), arg, "accept", "9", may_host=False).request[
+            "stage"
+        ]
         == handover.VOTE
     )
     refused(
         "not_a_voter",
-        lambda: handover.answer(state, settings, arg, "yes", "1", may_host=True),
+        lambda: handover.answer(state, GameSettings(settings), arg, "yes", "1", may_host=True),
         settings,
     )
     refused(
         "handover_answered",
-        lambda: handover.answer(state, settings, arg, "confirm", "2", may_host=True),
+        lambda: handover.answer(state, GameSettings(settings), arg, "confirm", "2", may_host=True),
         settings,
     )
-    assert handover.answer(state, settings, arg, "yes", "2", may_host=False).result is None
-    assert handover.answer(state, settings, arg, "no", "3", may_host=False).result is None
-    assert handover.answer(state, settings, arg, "yes", "4", may_host=False).result == "confirmed"
+    assert (
+        handover.answer(state, GameSettings(settings), arg, "yes", "2", may_host=False).result
+        is None
+    )
+    assert (
+        handover.answer(state, GameSettings(settings), arg, "no", "3", may_host=False).result
+        is None
+    )
+    assert (
+        handover.answer(state, GameSettings(settings), arg, "yes", "4", may_host=False).result
+        == "confirmed"
+    )
 
 
 def test_a_vote_without_a_majority_for_yes_is_refused() -> None:
     state, settings = board(3), settings_for()
     arg = opened(state, settings, "1")
-    handover.answer(state, settings, arg, "accept", "9", may_host=False)
-    assert handover.answer(state, settings, arg, "no", "2", may_host=False).result == "refused"
+    handover.answer(state, GameSettings(settings), arg, "accept", "9", may_host=False)
+    assert (
+        handover.answer(state, GameSettings(settings), arg, "no", "2", may_host=False).result
+        == "refused"
+    )
 
 
 def test_with_nobody_to_vote_the_host_s_hand_over_is_confirmed_at_once() -> None:
@@ -181,7 +200,8 @@ def test_with_nobody_to_vote_the_host_s_hand_over_is_confirmed_at_once() -> None
     state, settings = board(2), settings_for(computer={"1": "seat"})
     arg = opened(state, settings, "1")
     assert (
-        handover.answer(state, settings, arg, "accept", "9", may_host=False).result == "confirmed"
+        handover.answer(state, GameSettings(settings), arg, "accept", "9", may_host=False).result
+        == "confirmed"
     )
 
 
@@ -193,9 +213,11 @@ def test_finish_records_both_names_and_starts_the_seat_afresh() -> None:
         votes={"0": {"message": 5, "ballots": {}}},
     )
     arg = opened(state, settings, "1")
-    outcome = handover.answer(state, settings, arg, "accept", "9", may_host=False)
-    handover.finish(state, settings, outcome.seat, outcome.request)
-    handover.finish(state, settings, outcome.seat, outcome.request)  # twice: recorded once
+    outcome = handover.answer(state, GameSettings(settings), arg, "accept", "9", may_host=False)
+    handover.finish(state, GameSettings(settings), outcome.seat, outcome.request)
+    handover.finish(
+        state, GameSettings(settings), outcome.seat, outcome.request
+    )  # twice: recorded once
     assert settings["handovers"] == [
         {
             "seat": 0,
@@ -210,12 +232,12 @@ def test_finish_records_both_names_and_starts_the_seat_afresh() -> None:
     assert settings["computer"] == {"1": "vacation"}
     assert settings["votes"] == {}
     assert settings["host"] == 9
-    assert handover.former_names(settings, 0) == ["p1"]
-    assert handover.former_names(settings, 1) == []
+    assert handover.former_names(GameSettings(settings), 0) == ["p1"]
+    assert handover.former_names(GameSettings(settings), 1) == []
 
 
 def test_the_card_game_takes_requests_too() -> None:
     state = card_game(3)
     settings = settings_for()
-    seat, request = handover.open_request(state, settings, "p1", "9", "Zoe")
+    seat, request = handover.open_request(state, GameSettings(settings), "p1", "9", "Zoe")
     assert seat == 1 and request["from_name"] == "Player 1"

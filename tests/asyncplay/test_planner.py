@@ -16,6 +16,7 @@ import pytest
 
 from bot.asyncplay.planner import TURN_TIMERS, TimerPlanner
 from bot.engine.state import GameState
+from bot.settings import GameSettings
 from bot.store import SqliteGameStore, Timer
 from tests.cardgame.conftest import game as card_game
 from tests.engine.conftest import act, game
@@ -100,7 +101,7 @@ async def test_reschedule_plans_the_deadline_and_both_reminders(
     state = game(2)
     game_id = await new_game(store, state)
     settings: dict[str, Any] = {"deadline": "1h"}
-    await planner.reschedule(game_id, state, settings)
+    await planner.reschedule(game_id, state, GameSettings(settings))
     planned = await timers(store, game_id)
     assert sorted(planned) == ["deadline", "reminder", "reminder_soon"]
     deadline_at = int((START + timedelta(hours=1)).timestamp())
@@ -121,10 +122,10 @@ async def test_reschedule_replaces_the_timers_of_the_last_state(
     state = game(2)
     game_id = await new_game(store, state)
     settings: dict[str, Any] = {"deadline": "1h"}
-    await planner.reschedule(game_id, state, settings)
+    await planner.reschedule(game_id, state, GameSettings(settings))
     clock.advance(600)
     act(state, "roll", 0, dice=[1, 2])
-    await planner.reschedule(game_id, state, settings)
+    await planner.reschedule(game_id, state, GameSettings(settings))
     planned = await timers(store, game_id)
     assert sorted(planned) == ["deadline", "reminder", "reminder_soon"]
     assert seconds_from_now(clock, planned["deadline"]) == 3600
@@ -138,9 +139,9 @@ async def test_reminders_off_plans_the_deadline_only(
     state = game(2)
     game_id = await new_game(store, state)
     settings: dict[str, Any] = {"deadline": "1h"}
-    await planner.reschedule(game_id, state, settings)
+    await planner.reschedule(game_id, state, GameSettings(settings))
     settings["reminders"] = False
-    await planner.reschedule(game_id, state, settings)
+    await planner.reschedule(game_id, state, GameSettings(settings))
     assert sorted(await timers(store, game_id)) == ["deadline"]
 
 
@@ -150,9 +151,9 @@ async def test_no_deadline_no_turn_timers(planner: TimerPlanner, store: SqliteGa
     state = game(2)
     game_id = await new_game(store, state)
     settings: dict[str, Any] = {"deadline": "1h"}
-    await planner.reschedule(game_id, state, settings)
+    await planner.reschedule(game_id, state, GameSettings(settings))
     del settings["deadline"]
-    await planner.reschedule(game_id, state, settings)
+    await planner.reschedule(game_id, state, GameSettings(settings))
     assert await timers(store, game_id) == {}
     assert settings == {"planned_seq": state.seq}
 
@@ -166,7 +167,7 @@ async def test_deadlines_are_for_humans_and_computer_seats_get_auto(
     state = auction(3)
     game_id = await new_game(store, state)
     settings: dict[str, Any] = {"deadline": "1h", "computer": {"1": "vacation"}}
-    await planner.reschedule(game_id, state, settings)
+    await planner.reschedule(game_id, state, GameSettings(settings))
     planned = await timers(store, game_id)
     assert sorted(planned) == ["auto", "deadline", "reminder", "reminder_soon"]
     assert planned["deadline"].payload["players"] == [0, 2]
@@ -181,7 +182,7 @@ async def test_only_computer_seats_waited_on_means_no_deadline(
     state = game(2)
     game_id = await new_game(store, state)
     settings: dict[str, Any] = {"deadline": "1h", "computer": {"0": "seat"}}
-    await planner.reschedule(game_id, state, settings)
+    await planner.reschedule(game_id, state, GameSettings(settings))
     assert sorted(await timers(store, game_id)) == ["auto"]
     assert "deadline_at" not in settings
 
@@ -194,10 +195,10 @@ async def test_auto_goes_when_no_computer_seat_is_waited_on(
     state = game(2)
     game_id = await new_game(store, state)
     settings: dict[str, Any] = {"computer": {"0": "vacation"}}
-    await planner.reschedule(game_id, state, settings)
+    await planner.reschedule(game_id, state, GameSettings(settings))
     assert sorted(await timers(store, game_id)) == ["auto"]
     settings["computer"] = {}
-    await planner.reschedule(game_id, state, settings)
+    await planner.reschedule(game_id, state, GameSettings(settings))
     assert await timers(store, game_id) == {}
 
 
@@ -209,12 +210,12 @@ async def test_the_card_game_gets_the_same_turn_timers(
     state = card_game(3, seed=2)
     game_id = await new_game(store, state)
     settings: dict[str, Any] = {"deadline": "24h"}
-    await planner.reschedule(game_id, state, settings)
+    await planner.reschedule(game_id, state, GameSettings(settings))
     planned = await timers(store, game_id)
     assert sorted(planned) == ["deadline", "reminder", "reminder_soon"]
     assert planned["deadline"].payload["players"] == [state.current]
     settings["computer"] = {str(state.current): "vacation"}
-    await planner.reschedule(game_id, state, settings)
+    await planner.reschedule(game_id, state, GameSettings(settings))
     assert sorted(await timers(store, game_id)) == ["auto"]
 
 
@@ -227,14 +228,14 @@ async def test_paused_or_over_cancels_the_turn_timers(
     state = game(2)
     game_id = await new_game(store, state)
     settings: dict[str, Any] = {"deadline": "1h", "computer": {"0": "seat"}, "digest": "8"}
-    await planner.plan_digest(game_id, settings)
+    await planner.plan_digest(game_id, GameSettings(settings))
     settings["computer"] = {}
-    await planner.reschedule(game_id, state, settings)
+    await planner.reschedule(game_id, state, GameSettings(settings))
     if why == "paused":
         settings["paused"] = True
     else:
         state.phase = "over"
-    await planner.reschedule(game_id, state, settings)
+    await planner.reschedule(game_id, state, GameSettings(settings))
     assert sorted(await timers(store, game_id)) == ["digest"]
     assert "deadline_at" not in settings
     assert settings["planned_seq"] == state.seq
@@ -249,7 +250,7 @@ async def test_a_game_ended_meanwhile_gets_no_timer(
     state = game(2)
     game_id = await new_game(store, state)
     await store.finish(game_id, "ended")
-    await planner.reschedule(game_id, state, {"deadline": "1h"})
+    await planner.reschedule(game_id, state, GameSettings({"deadline": "1h"}))
     assert await store.pending_timers(game_id) == []
     assert wakes.count == 0
 
@@ -265,7 +266,7 @@ async def test_a_time_limited_game_records_its_start_and_end(
     state = game(2, preset="time_limit")
     game_id = await new_game(store, state)
     settings: dict[str, Any] = {}
-    await planner.game_started(game_id, state, settings)
+    await planner.game_started(game_id, state, GameSettings(settings))
     started = int(START.timestamp())
     assert settings == {"started_at": started, "ends_at": started + 7200}
     planned = await timers(store, game_id)
@@ -280,7 +281,7 @@ async def test_a_game_without_time_limit_gets_no_end(
     state = game(2)
     game_id = await new_game(store, state)
     settings: dict[str, Any] = {}
-    await planner.game_started(game_id, state, settings)
+    await planner.game_started(game_id, state, GameSettings(settings))
     assert await timers(store, game_id) == {}
     assert settings == {}
 
@@ -290,12 +291,12 @@ async def test_the_daily_digest(planner: TimerPlanner, store: SqliteGameStore) -
     day in its payload; turning it off cancels it."""
     game_id = await new_game(store)
     settings: dict[str, Any] = {"digest": "8"}
-    await planner.game_started(game_id, game(2), settings)
+    await planner.game_started(game_id, game(2), GameSettings(settings))
     digest = (await timers(store, game_id))["digest"]
     assert digest.due_at == datetime(2026, 5, 2, 8, 0, tzinfo=UTC)
     assert digest.payload == {"day": "2026-05-02"}
     settings["digest"] = "off"
-    await planner.plan_digest(game_id, settings)
+    await planner.plan_digest(game_id, GameSettings(settings))
     assert await timers(store, game_id) == {}
 
 
@@ -306,16 +307,16 @@ async def test_changing_the_time_limit_moves_the_end(
     state = game(2, preset="time_limit")
     game_id = await new_game(store, state)
     settings: dict[str, Any] = {}
-    await planner.game_started(game_id, state, settings)
+    await planner.game_started(game_id, state, GameSettings(settings))
     clock.advance(hours=1)
     settings["time_limit"] = "4h"
-    await planner.time_limit_changed(game_id, settings)
+    await planner.time_limit_changed(game_id, GameSettings(settings))
     started = settings["started_at"]
     assert settings["ends_at"] == started + 4 * 3600
     assert seconds_from_now(clock, (await timers(store, game_id))["time_up"]) == 3 * 3600
     clock.advance(hours=1.5)
     settings["time_limit"] = "2h"
-    await planner.time_limit_changed(game_id, settings)
+    await planner.time_limit_changed(game_id, GameSettings(settings))
     assert settings["ends_at"] == started + 2 * 3600  # passed half an hour ago
     assert seconds_from_now(clock, (await timers(store, game_id))["time_up"]) == 0
 
@@ -326,7 +327,7 @@ async def test_changing_the_time_limit_of_an_untimed_game_does_nothing(
     """Without ``started_at`` (not a time-limited game) the length is not the planner's."""
     game_id = await new_game(store)
     settings: dict[str, Any] = {"time_limit": "4h"}
-    await planner.time_limit_changed(game_id, settings)
+    await planner.time_limit_changed(game_id, GameSettings(settings))
     assert settings == {"time_limit": "4h"}
     assert await timers(store, game_id) == {}
 
@@ -339,13 +340,13 @@ async def test_changing_the_time_limit_while_paused(
     state = game(2, preset="time_limit")
     game_id = await new_game(store, state)
     settings: dict[str, Any] = {}
-    await planner.game_started(game_id, state, settings)
+    await planner.game_started(game_id, state, GameSettings(settings))
     clock.advance(hours=1)
-    await planner.pause(game_id, settings)
+    await planner.pause(game_id, GameSettings(settings))
     settings.update(paused=True, paused_at=int(clock().timestamp()))
     clock.advance(hours=5)
     settings["time_limit"] = "4h"
-    await planner.time_limit_changed(game_id, settings)
+    await planner.time_limit_changed(game_id, GameSettings(settings))
     assert await timers(store, game_id) == {}
     assert settings["ends_at"] == settings["started_at"] + 4 * 3600
     saved = [s for s in settings["paused_timers"] if s["kind"] == "time_up"]
@@ -362,14 +363,14 @@ async def test_an_auction_with_a_closing_time(
     is set once the message exists (with its id) and goes when the auction closes."""
     game_id = await new_game(store)
     settings: dict[str, Any] = {"auction_time": "5m"}
-    closes = planner.auction_opened(settings)
+    closes = planner.auction_opened(GameSettings(settings))
     assert closes == START + timedelta(minutes=5)
     assert settings["auction_closes_at"] == int(closes.timestamp())
     await planner.auction_close_at(game_id, closes, message_id=4242)
     timer = (await timers(store, game_id))["auction_close"]
     assert timer.payload == {"message": 4242}
     assert timer.due_at == closes
-    await planner.auction_closed(game_id, settings)
+    await planner.auction_closed(game_id, GameSettings(settings))
     assert "auction_closes_at" not in settings
     assert await timers(store, game_id) == {}
 
@@ -381,7 +382,7 @@ async def test_an_auction_without_a_closing_time(
     time: nothing recorded (an old one removed) and no timer."""
     game_id = await new_game(store)
     settings: dict[str, Any] = {"auction_closes_at": 1}
-    closes = planner.auction_opened(settings)
+    closes = planner.auction_opened(GameSettings(settings))
     assert closes is None
     assert settings == {}
     await planner.auction_close_at(game_id, closes, message_id=4242)
@@ -395,9 +396,9 @@ async def test_trade_offers_get_their_closing_times(
     it was made, keyed by its id, and the closing times are kept for the messages."""
     game_id = await new_game(store)
     settings: dict[str, Any] = {"deadline": "1h"}
-    await planner.trade_offered(game_id, settings, trade_id=5)
+    await planner.trade_offered(game_id, GameSettings(settings), trade_id=5)
     clock.advance(60)
-    await planner.trade_offered(game_id, settings, trade_id=6)
+    await planner.trade_offered(game_id, GameSettings(settings), trade_id=6)
     planned = await timers(store, game_id)
     assert sorted(planned) == ["trade:5", "trade:6"]
     assert planned["trade:5"].kind == "trade_close"
@@ -413,7 +414,7 @@ async def test_trade_offers_without_closing_time(
     """``trade_time`` off: offers stay open; nothing planned or recorded."""
     game_id = await new_game(store)
     settings: dict[str, Any] = {"deadline": "1h", "trade_time": "off"}
-    await planner.trade_offered(game_id, settings, trade_id=5)
+    await planner.trade_offered(game_id, GameSettings(settings), trade_id=5)
     assert await timers(store, game_id) == {}
     assert "trade_closes" not in settings
 
@@ -431,13 +432,15 @@ async def test_pause_and_resume_keep_what_the_closing_times_had_left(
     state = game(2, preset="time_limit")
     game_id = await new_game(store, state)
     settings: dict[str, Any] = {"deadline": "1h", "digest": "20", "auction_time": "5m"}
-    await planner.game_started(game_id, state, settings)
-    await planner.reschedule(game_id, state, settings)
-    await planner.trade_offered(game_id, settings, trade_id=1)
-    await planner.auction_close_at(game_id, planner.auction_opened(settings), message_id=9)
+    await planner.game_started(game_id, state, GameSettings(settings))
+    await planner.reschedule(game_id, state, GameSettings(settings))
+    await planner.trade_offered(game_id, GameSettings(settings), trade_id=1)
+    await planner.auction_close_at(
+        game_id, planner.auction_opened(GameSettings(settings)), message_id=9
+    )
 
     clock.advance(120)
-    await planner.pause(game_id, settings)
+    await planner.pause(game_id, GameSettings(settings))
     assert await timers(store, game_id) == {}
     left = {saved["key"]: saved["left"] for saved in settings["paused_timers"]}
     assert left == {
@@ -449,7 +452,7 @@ async def test_pause_and_resume_keep_what_the_closing_times_had_left(
 
     clock.advance(hours=30)  # not whole days: the digest keeps its hour, not its time left
     settings["paused"] = False
-    await planner.resume(game_id, state, settings)
+    await planner.resume(game_id, state, GameSettings(settings))
     assert "paused_timers" not in settings
     planned = await timers(store, game_id)
     assert sorted(planned) == [
@@ -480,10 +483,10 @@ async def test_a_closing_time_passed_before_the_pause_is_due_at_once_on_resume(
     as the game resumes."""
     game_id = await new_game(store)
     settings: dict[str, Any] = {"deadline": "1h"}
-    await planner.trade_offered(game_id, settings, trade_id=3)
+    await planner.trade_offered(game_id, GameSettings(settings), trade_id=3)
     clock.advance(hours=2)
-    await planner.pause(game_id, settings)
+    await planner.pause(game_id, GameSettings(settings))
     assert settings["paused_timers"][0]["left"] == 0
     clock.advance(hours=1)
-    await planner.resume(game_id, game(2), settings)
+    await planner.resume(game_id, game(2), GameSettings(settings))
     assert (await timers(store, game_id))["trade:3"].due_at == clock()

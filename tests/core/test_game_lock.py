@@ -15,6 +15,7 @@ import pytest
 from bot.engine.errors import IllegalAction
 from bot.game_lock import GameLock, SettingsEdit
 from bot.service import GameService, LobbyPlayer
+from bot.settings import GameSettings
 from bot.store import GameRow, SettingsConflict
 from tests.store.backends import StoreFactory
 
@@ -58,20 +59,20 @@ async def test_an_edit_is_written_unless_refused_or_cancelled(
         service = GameService(store)
         row = await service.open_lobby(1, 2, LobbyPlayer(3, "alice"), **LOBBY)
         async with service.editing(row.id) as edit:
-            edit.settings["note"] = "kept"
+            edit.settings.play.reminded = "kept"
         with pytest.raises(IllegalAction):
             async with service.editing(row.id) as edit:
-                edit.settings["note"] = "refused"
+                edit.settings.play.reminded = "refused"
                 raise IllegalAction("host_only")
         async with service.editing(row.id) as edit:
-            edit.settings["note"] = "cancelled"
+            edit.settings.play.reminded = "cancelled"
             edit.cancel()
-        assert (await store.load(row.id)).settings["note"] == "kept"
+        assert GameSettings.of(await store.load(row.id)).play.reminded == "kept"
 
         # Nothing changed: nothing written (the version stays).
         version = (await store.load(row.id)).settings_version
         async with service.editing(row.id) as edit:
-            edit.settings["note"] = "kept"
+            edit.settings.play.reminded = "kept"
         assert (await store.load(row.id)).settings_version == version
 
 
@@ -85,15 +86,16 @@ async def test_an_edit_writes_only_its_keys_and_sees_nested_changes(
         service = GameService(store)
         row = await service.open_lobby(1, 2, LobbyPlayer(3, "alice"), **LOBBY)
         async with service.editing(row.id) as edit:
-            edit.settings["players"].append({"id": 4, "name": "bob"})
-            edit.settings.pop("theme")
-            edit.settings["flag"] = True
+            edit.settings.lobby.players.append({"id": 4, "name": "bob"})
+            del edit.settings.lobby.theme
+            edit.settings.play.paused = True
             assert len(edit.row.settings["players"]) == 1
         settings = (await store.load(row.id)).settings
         assert [p["id"] for p in settings["players"]] == [3, 4]
-        assert "theme" not in settings and settings["flag"] is True
-        changed = SettingsEdit(await store.load(row.id), {**settings, "flag": 1}).changes()
-        assert changed == ({"flag": 1}, [])  # True and 1 are different JSON
+        assert "theme" not in settings and settings["paused"] is True
+        stored = GameSettings({**settings, "paused": 1})
+        changed = SettingsEdit(await store.load(row.id), stored).changes()
+        assert changed == ({"paused": 1}, [])  # True and 1 are different JSON
 
 
 async def test_an_edit_that_meets_another_process_conflicts(store_factory: StoreFactory) -> None:
@@ -105,11 +107,11 @@ async def test_an_edit_that_meets_another_process_conflicts(store_factory: Store
         row = await service.open_lobby(1, 2, LobbyPlayer(3, "alice"), **LOBBY)
         with pytest.raises(SettingsConflict) as caught:
             async with service.editing(row.id) as edit:
-                edit.settings["note"] = "mine"
+                edit.settings.play.reminded = "mine"
                 await other.join(row.id, LobbyPlayer(4, "bob"))
         assert caught.value.code == "settings_conflict"
         settings = (await store.load(row.id)).settings
-        assert "note" not in settings
+        assert "reminded" not in settings
         assert [p["id"] for p in settings["players"]] == [3, 4]
 
 
@@ -121,17 +123,17 @@ async def test_edit_settings_is_redone_on_a_conflict(store_factory: StoreFactory
         row = await service.open_lobby(1, 2, LobbyPlayer(3, "alice"), **LOBBY)
         seen: list[int] = []
 
-        async def change(fresh: GameRow, settings: dict[str, Any]) -> int:
+        async def change(fresh: GameRow, settings: GameSettings) -> int:
             seen.append(len(fresh.settings["players"]))
             if len(seen) == 1:  # another process joins between our read and our write
                 await other.join(row.id, LobbyPlayer(4, "bob"))
-            settings["note"] = f"seen {len(settings['players'])} players"
+            settings.play.reminded = f"seen {len(settings.lobby.players)} players"
             return len(seen)
 
         assert await service.edit_settings(row.id, change) == 2
         assert seen == [1, 2]
         settings = (await store.load(row.id)).settings
-        assert settings["note"] == "seen 2 players"
+        assert settings["reminded"] == "seen 2 players"
         assert [p["id"] for p in settings["players"]] == [3, 4]
 
 
@@ -143,23 +145,23 @@ async def test_edit_settings_gives_up_after_its_attempts(store_factory: StoreFac
         row = await service.open_lobby(1, 2, LobbyPlayer(3, "alice"), **LOBBY)
         tries = 0
 
-        async def always_overtaken(fresh: GameRow, settings: dict[str, Any]) -> None:
+        async def always_overtaken(fresh: GameRow, settings: GameSettings) -> None:
             nonlocal tries
             tries += 1
             await elsewhere.patch_settings(row.id, {"other": tries})
-            settings["mine"] = tries
+            settings.play.last_remind = tries
 
         with pytest.raises(SettingsConflict):
             await service.edit_settings(row.id, always_overtaken, attempts=2)
-        assert tries == 2 and "mine" not in (await store.load(row.id)).settings
+        assert tries == 2 and "last_remind" not in (await store.load(row.id)).settings
 
-        def refuse(fresh: GameRow, settings: dict[str, Any]) -> None:
-            settings["mine"] = "never"
+        def refuse(fresh: GameRow, settings: GameSettings) -> None:
+            settings.play.last_remind = 7
             raise IllegalAction("host_only")
 
         with pytest.raises(IllegalAction):
             await service.edit_settings(row.id, refuse)
-        assert "mine" not in (await store.load(row.id)).settings
+        assert "last_remind" not in (await store.load(row.id)).settings
         with pytest.raises(ValueError):
             await service.edit_settings(row.id, refuse, attempts=0)
 

@@ -20,6 +20,7 @@ from bot.engine.record import GameRecord
 from bot.engine.simple_players import next_simple_action
 from bot.i18n import t
 from bot.replay_cache import ReplayCache
+from bot.settings import GameSettings
 from bot.stats import player_record, summarize
 from bot.store import GameStatus
 from cogs.ui.listings import player_record_text
@@ -240,7 +241,7 @@ async def test_the_viewer_steps_through_a_game_and_survives_a_restart(
 
     def description(number: int) -> str:
         frame = expected.frame("g", number, record)
-        return viewer_message(game, frame, {"lang": "de"}, "de")["embed"].description
+        return viewer_message(game, frame, GameSettings({"lang": "de"}), "de")["embed"].description
 
     opened = answer(await table.bob.slash(table.channel, "monopoly history", game=game, turn=1))
     assert title(opened) == t("de", "viewer.title", game=game, number=1, last=last)

@@ -10,6 +10,7 @@ import discord
 
 from bot.engine.errors import IllegalAction
 from bot.engine.scenario import SCENARIO_FORMAT, run
+from bot.settings import GameSettings
 from bot.store import StaleAction
 from cogs.ui.auction import auction_message
 from cogs.ui.lobby import lobby_message
@@ -39,11 +40,11 @@ def test_the_turn_message_offers_what_the_engine_allows() -> None:
     """At the start of a turn: roll, and the menus; after a throw onto a free lot: buy with
     the price, or decline — in the game's language."""
     state = _state()
-    labels = _labels(turn_view(1, state, _settings()))
+    labels = _labels(turn_view(1, state, GameSettings(_settings())))
     assert labels[0] == "🎲 Würfeln"
     assert {"Bauen & Hypotheken", "Aufgeben"} <= set(labels)
     state = _state(steps=[{"action": {"type": "roll", "player": 0}, "dice": [2, 3]}])
-    labels = _labels(turn_view(1, state, _settings("en")))
+    labels = _labels(turn_view(1, state, GameSettings(_settings("en"))))
     assert "Buy (€200)" in labels and "🎲 Würfeln" not in labels
 
 
@@ -51,7 +52,8 @@ def test_every_button_carries_the_state_it_was_drawn_for() -> None:
     """The custom ids of the decision buttons name the game and the state's ``seq``."""
     state = _state()
     ids = [
-        getattr(item, "item", item).custom_id for item in turn_view(42, state, _settings()).children
+        getattr(item, "item", item).custom_id
+        for item in turn_view(42, state, GameSettings(_settings())).children
     ]
     assert f"m:42:{state.seq}:roll" in ids
 
@@ -60,12 +62,12 @@ def test_the_turn_embed_tells_whose_move_it_is() -> None:
     """The live message: title with the turn and the player, whose move it is in the footer;
     without its picture the players' cash in the board's currency is text."""
     state = _state()
-    info = turn_info(state, _settings())
-    embed = live_embed(state, _settings(), ["alice würfelt"], info)
+    info = turn_info(state, GameSettings(_settings()))
+    embed = live_embed(state, GameSettings(_settings()), ["alice würfelt"], info)
     assert embed.title == "Zug 1 · alice"
     assert embed.footer.text == "▶ Würfeln · alice"
     assert embed.image.url == "attachment://turn.png"
-    bare = live_embed(state, _settings(), ["alice würfelt"], info, image=False)
+    bare = live_embed(state, GameSettings(_settings()), ["alice würfelt"], info, image=False)
     assert "1.500 €" in bare.fields[0].value
     assert bare.image.url is None
 
@@ -73,8 +75,8 @@ def test_the_turn_embed_tells_whose_move_it_is() -> None:
 def test_a_finished_turn_keeps_its_title_and_says_no_more_whose_move_it_is() -> None:
     """A finished turn's message: its own title and log, no footer, no ▶."""
     state = _state()
-    info = turn_info(state, _settings())
-    embed = finished_embed(state, _settings(), ["alice würfelt"], info)
+    info = turn_info(state, GameSettings(_settings()))
+    embed = finished_embed(state, GameSettings(_settings()), ["alice würfelt"], info)
     assert embed.title == "Zug 1 · alice"
     assert embed.description == "alice würfelt"
     assert embed.footer.text is None
@@ -88,7 +90,7 @@ def test_an_auction_message_in_english() -> None:
             {"action": {"type": "decline", "player": 0}},
         ]
     )
-    message = auction_message(1, state, _settings("en"))
+    message = auction_message(1, state, GameSettings(_settings("en")))
     assert "Südbahnhof" in (message["embed"].title or "")
     assert {"+1", "+10", "+50", "+100"} <= set(_labels(message["view"]))
 
@@ -101,7 +103,7 @@ def test_the_lobby_lists_the_players_and_the_host() -> None:
         "max_players": 6,
         "theme": None,
     }
-    message = lobby_message(7, settings)
+    message = lobby_message(7, GameSettings(settings))
     players = message["embed"].fields[0].value
     assert "<@1> 👑" in players and "<@2>" in players
     assert {"Mitspielen", "Spiel starten"} <= set(_labels(message["view"]))
@@ -111,7 +113,7 @@ def test_refusals_are_sentences_in_the_users_language() -> None:
     """An engine refusal and a store refusal, German and English, with names filled in."""
     state = _state()
     settings = _settings()
-    assert explain("de", IllegalAction("not_your_turn"), state, settings) == (
+    assert explain("de", IllegalAction("not_your_turn"), state, GameSettings(settings)) == (
         "Du bist nicht am Zug."
     )
     stale = StaleAction(1, 0, 3)

@@ -76,18 +76,18 @@ def _frequencies(board: Board) -> tuple[float, ...]:
     transitions: list[list[tuple[int, float]]] = []
     for origin in range(41):
         start = board.jail_index if origin == IN_JAIL else origin
-        row: dict[int, float] = {IN_JAIL: _TRIPLE_DOUBLES}
+        moves: dict[int, float] = {IN_JAIL: _TRIPLE_DOUBLES}
         for total, chance in _DICE:
-            for target, share in _resolve(board, (start + total) % 40):
-                weight = chance * share * (1 - _TRIPLE_DOUBLES)
-                row[target] = row.get(target, 0.0) + weight
-        transitions.append(list(row.items()))
-    share = [1 / 41] * 41
+            for target, part in _resolve(board, (start + total) % 40):
+                weight = chance * part * (1 - _TRIPLE_DOUBLES)
+                moves[target] = moves.get(target, 0.0) + weight
+        transitions.append(list(moves.items()))
+    shares = [1 / 41] * 41
     for _ in range(_ITERATIONS):
         nxt = [0.0] * 41
         for origin, row in enumerate(transitions):
-            mass = share[origin]
+            mass = shares[origin]
             for target, weight in row:
                 nxt[target] += mass * weight
-        share = nxt
-    return tuple(share[:40])
+        shares = nxt
+    return tuple(shares[:40])
