@@ -16,8 +16,10 @@ DISCORD_TESTS = Path(__file__).resolve().parent / "discord"
 #: did not settle" (simcord's default is 5). It is only a limit, never a pause: an idle
 #: bot settles at once. On a busy machine (two cores, other work running) drawing a board
 #: image and a few store writes can take more than 5 s, and the test failed though the bot
-#: did nothing wrong; a bot that truly hangs still fails, after this long.
-SETTLE_TIMEOUT = 60.0
+#: did nothing wrong; a bot that truly hangs still fails, after this long. It must stay
+#: below the heartbeat's 30 s sleep (bot/heartbeat.py), which simcord would otherwise
+#: wait out forever.
+SETTLE_TIMEOUT = 20.0
 
 
 # tryfirst: the marks must be there before ``-m`` selects by them.
