@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.i18n import t
 from tests.discord.helpers import (
     BADSTRASSE,
@@ -77,6 +79,9 @@ async def test_computer_players_play_a_whole_game_without_help(table: Table) -> 
     assert await table.bot.store.pending_timers(game) == []
 
 
+# simcord's own 5 s settle limit: the computer's offer comes on a real-time pause that a
+# longer limit would wait out (see tests/conftest.py SETTLE_TIMEOUT).
+@pytest.mark.simcord(settle_timeout=5.0)
 async def test_a_computer_player_offers_a_human_a_trade_with_the_usual_buttons(
     table: Table,
 ) -> None:

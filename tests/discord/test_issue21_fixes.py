@@ -161,6 +161,9 @@ async def computer_position(table: Table, raw: dict[str, Any]) -> int:
     return row.id
 
 
+# simcord's own 5 s settle limit: the computer's offer comes on a real-time pause that a
+# longer limit would wait out (see tests/conftest.py SETTLE_TIMEOUT).
+@pytest.mark.simcord(settle_timeout=5.0)
 async def test_a_counter_offer_to_a_computer_players_offer_opens_the_builder(
     table: Table,
 ) -> None:
