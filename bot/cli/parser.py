@@ -154,9 +154,19 @@ def build_parser() -> argparse.ArgumentParser:
     contest.add_argument(
         "--lineup",
         default="strong,simple,simple,simple",
-        help="one level per seat: easy, simple or strong (rotated over the seats)",
+        help="one level per seat: easy, simple, strong or expert (rotated over the seats)",
+    )
+    contest.add_argument(
+        "--suite",
+        default=None,
+        metavar="LEVEL",
+        help="instead of --lineup: LEVEL against three simple, against three strong, and "
+        "one LEVEL, one strong, two simple; one table",
     )
     contest.add_argument("--turn-cap", type=int, default=500)
+    contest.add_argument(
+        "--jobs", type=int, default=1, help="processes to play in (one core each; same totals)"
+    )
     contest.add_argument("--json", action="store_true", help="print one JSON object")
 
     export = sub.add_parser(

@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from bot.cli.common import game_rules, players_refused
 
@@ -36,35 +37,67 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_tournament(args: argparse.Namespace) -> int:
-    """``monopoly-bot tournament``: seeded games between computer players, win rates."""
+def _lineup_refused(lineup: list[str], rules: Any) -> str | None:
+    """Why ``lineup`` cannot play under ``rules``, or None."""
     from bot.engine.computer import LEVELS
-    from bot.engine.computer.tournament import tournament
 
-    lineup = [level.strip() for level in args.lineup.split(",") if level.strip()]
     unknown = [level for level in lineup if level not in LEVELS]
     if unknown or not 2 <= len(lineup) <= 10:
-        print(
-            f"--lineup needs 2 to 10 of {', '.join(LEVELS)}, comma-separated",
-            file=sys.stderr,
-        )
-        return 2
-    rules = game_rules(args)
+        return f"--lineup needs 2 to 10 of {', '.join(LEVELS)}, comma-separated"
     if not rules.min_players <= len(lineup) <= rules.max_players:
-        print(
+        return (
             f"the preset {rules.preset} is for {rules.min_players} to {rules.max_players} "
-            f"players, the lineup has {len(lineup)}",
-            file=sys.stderr,
+            f"players, the lineup has {len(lineup)}"
         )
-        return 2
-    result = tournament(lineup, args.games, args.seed, rules=rules, turn_cap=args.turn_cap)
-    data = result.to_dict()
+    return None
+
+
+def suite_lineups(level: str) -> list[list[str]]:
+    """The three tables ``tournament --suite LEVEL`` plays."""
+    return [
+        [level, "simple", "simple", "simple"],
+        [level, "strong", "strong", "strong"],
+        [level, "strong", "simple", "simple"],
+    ]
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    """``monopoly-bot tournament``: seeded games between computer players, win rates."""
+    from bot.engine.computer.tournament import tournament
+
+    rules = game_rules(args)
+    if args.suite is not None:
+        lineups = suite_lineups(args.suite.strip())
+    else:
+        lineups = [[level.strip() for level in args.lineup.split(",") if level.strip()]]
+    for lineup in lineups:
+        problem = _lineup_refused(lineup, rules)
+        if problem is not None:
+            print(problem, file=sys.stderr)
+            return 2
+    tables = []
+    for lineup in lineups:
+        result = tournament(
+            lineup, args.games, args.seed, rules=rules, turn_cap=args.turn_cap, jobs=args.jobs
+        )
+        tables.append({"lineup": lineup, **result.to_dict()})
     if args.json:
-        print(json.dumps(data, sort_keys=True))
+        if args.suite is None:  # one table: the result as it was before suites
+            tables = [{k: v for k, v in tables[0].items() if k != "lineup"}]
+            print(json.dumps(tables[0], sort_keys=True))
+        else:
+            print(json.dumps(tables, sort_keys=True))
         return 0
+    for data in tables:
+        _print_table(data)
+    return 0
+
+
+def _print_table(data: dict[str, Any]) -> None:
+    """One tournament's result as text: a line per level."""
     print(
-        f"{data['games']} games of {', '.join(lineup)}: mean {data['mean_turns']} turns, "
-        f"{data['ended_at_turn_cap']} ended at the turn cap"
+        f"{data['games']} games of {', '.join(data['lineup'])}: mean {data['mean_turns']} "
+        f"turns, {data['ended_at_turn_cap']} ended at the turn cap"
     )
     for level, row in data["levels"].items():
         low, high = row["ci95"]
@@ -74,7 +107,6 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             f"{row['wins']}/{row['seats_played']} seats); decision ms p50 {times['p50']} "
             f"p99 {times['p99']} max {times['max']}"
         )
-    return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

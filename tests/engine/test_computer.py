@@ -41,6 +41,7 @@ from bot.engine.computer import LEVELS, ComputerPlayer, make_player, next_action
 from bot.engine.computer import frequencies as frequencies_module
 from bot.engine.computer.easy import EasyPlayer
 from bot.engine.computer.frequencies import landing_frequencies
+from bot.engine.computer.lookahead import BOLD_RESERVE, LookaheadPlayer
 from bot.engine.computer.strong import MUTUAL_SHARE, TRADE_MARGIN, StrongPlayer
 from bot.engine.computer.valuation import completes_group, unowned_share
 from bot.engine.errors import IllegalAction
@@ -147,12 +148,13 @@ class Table:
         state = self.state
         seat = action["player"]
         assert not state.players[seat].bankrupt
-        if not isinstance(self.players.get(seat), StrongPlayer):
+        player = self.players.get(seat)
+        if not isinstance(player, StrongPlayer):
             return
         kind = action["type"]
         cash = state.players[seat].cash
         if kind in ("bid", "sealed_bid"):
-            limit = STRONG.bid_limit(state, seat)
+            limit = player.bid_limit(state, seat)
             assert action["amount"] <= cash, "the strong player bids above its cash"
             assert action["amount"] <= limit
             if kind == "sealed_bid":
@@ -160,6 +162,9 @@ class Table:
         elif kind == "build" and state.phase in MANAGE_PHASES:
             square = action["square"]
             reserve = STRONG.reserve(state, seat)
+            if isinstance(player, LookaheadPlayer):
+                # It may build below the reserve when its futures say so, never below this.
+                reserve = BOLD_RESERVE * state.board.start_money / 1500
             assert cash - state.board.squares[square].house_cost >= reserve
         elif kind == "propose_trade":
             self.check_proposal(action)
@@ -210,8 +215,10 @@ def test_computer_players_play_whole_games_legally(config: str, data: st.DataObj
     after ``TURN_CAP`` turns)."""
     rules = CONFIGS[config]
     count = data.draw(st.integers(rules.min_players, min(rules.max_players, 6)), label="seats")
+    # The expert plays its own whole games below (its decisions simulate: slower).
+    quick = [level for level in LEVELS if level != "expert"]
     lineup = data.draw(
-        st.lists(st.sampled_from(LEVELS), min_size=count, max_size=count), label="lineup"
+        st.lists(st.sampled_from(quick), min_size=count, max_size=count), label="lineup"
     )
     seed = data.draw(st.integers(0, 2**32), label="seed")
     table = Table(rules, lineup_players(lineup), count, seed)
@@ -229,6 +236,16 @@ def test_a_strong_table_plays_a_whole_game_legally(config: str) -> None:
     assert table.play().phase == "over"
 
 
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+def test_an_expert_table_plays_a_whole_game_legally(config: str) -> None:
+    """The look-ahead player under every preset, beside the others: every action legal,
+    money conserved, the game ends."""
+    rules = CONFIGS[config]
+    lineup = ["expert", "strong", "simple", "easy"][: min(4, rules.max_players)]
+    table = Table(rules, lineup_players(lineup), len(lineup), seed=3)
+    assert table.play().phase == "over"
+
+
 @pytest.mark.parametrize(("count", "seed"), [(2, 0), (2, 1), (3, 0), (3, 1), (3, 2)])
 def test_all_strong_games_end_without_the_host(count: int, seed: int) -> None:
     """Strong players finish classic games among themselves: bankruptcies decide, no
@@ -239,7 +256,8 @@ def test_all_strong_games_end_without_the_host(count: int, seed: int) -> None:
 
 
 def test_make_player_knows_every_level() -> None:
-    assert LEVELS == ("easy", "simple", "strong")
+    assert LEVELS == ("easy", "simple", "strong", "expert")
+    assert isinstance(make_player("expert"), LookaheadPlayer)
     assert isinstance(make_player("easy"), EasyPlayer)
     assert isinstance(make_player("simple"), SimplePlayer)
     assert isinstance(make_player("strong"), StrongPlayer)

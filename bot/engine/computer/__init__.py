@@ -1,4 +1,5 @@
-"""Computer players: ``easy``, ``simple`` (the built-in one) and ``strong``.
+"""Computer players: ``easy``, ``simple`` (the built-in one), ``strong`` and ``expert``
+(the strong one looking ahead by simulated futures).
 
 Every player has ``decide(state, seat)`` (the game waits on ``seat``) and
 ``respond_to_offers(state, seat)`` (a trade or lot offer to ``seat``, or None);
@@ -10,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from bot.engine.computer.easy import EasyPlayer
+from bot.engine.computer.lookahead import LookaheadPlayer
 from bot.engine.computer.strong import StrongPlayer
 from bot.engine.legal import waiting_for
 from bot.engine.simple_players import SimplePlayer
@@ -29,7 +31,7 @@ class ComputerPlayer(Protocol):
 
 
 #: The strengths a host can choose, weakest first.
-LEVELS = ("easy", "simple", "strong")
+LEVELS = ("easy", "simple", "strong", "expert")
 
 
 def make_player(level: str) -> ComputerPlayer:
@@ -40,6 +42,8 @@ def make_player(level: str) -> ComputerPlayer:
         return SimplePlayer()
     if level == "strong":
         return StrongPlayer()
+    if level == "expert":
+        return LookaheadPlayer()
     raise ValueError(f"unknown computer level {level!r}; known: {', '.join(LEVELS)}")
 
 

@@ -71,6 +71,17 @@ class TournamentResult:
     capped: int = 0
     levels: dict[str, LevelResult] = field(default_factory=lambda: defaultdict(LevelResult))
 
+    def merge(self, other: TournamentResult) -> None:
+        """Add the games of ``other`` (another process's share) to these totals."""
+        self.games += other.games
+        self.turns += other.turns
+        self.capped += other.capped
+        for name, level in other.levels.items():
+            mine = self.levels[name]
+            mine.seats_played += level.seats_played
+            mine.wins += level.wins
+            mine.decisions.extend(level.decisions)
+
     def to_dict(self) -> dict[str, Any]:
         """The result as ``monopoly-bot tournament --json`` prints it."""
         return {
@@ -126,11 +137,40 @@ def tournament(
     *,
     rules: Rules | None = None,
     turn_cap: int = DEFAULT_TURN_CAP,
+    jobs: int = 1,
 ) -> TournamentResult:
-    """Play ``games`` seeded games of ``lineup``, rotating seats; the totals."""
+    """Play ``games`` seeded games of ``lineup``, rotating seats; the totals.
+
+    ``jobs`` > 1 plays the games in that many processes (one core each); the totals are
+    the same as in one process, as every game is seeded on its own.
+    """
     rules = rules or Rules.from_preset("classic")
+    if jobs <= 1 or games < 2:
+        return _play_games(lineup, range(games), seed, rules, turn_cap)
+    from concurrent.futures import ProcessPoolExecutor
+
+    chunks = [range(start, games, jobs) for start in range(jobs)]
     result = TournamentResult()
-    for game in range(games):
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        parts = pool.map(
+            _play_games,
+            [lineup] * jobs,
+            chunks,
+            [seed] * jobs,
+            [rules] * jobs,
+            [turn_cap] * jobs,
+        )
+        for part in parts:
+            result.merge(part)
+    return result
+
+
+def _play_games(
+    lineup: list[str], numbers: range, seed: int, rules: Rules, turn_cap: int
+) -> TournamentResult:
+    """Play the games numbered ``numbers`` of a tournament (a process's share)."""
+    result = TournamentResult()
+    for game in numbers:
         shift = game % len(lineup)
         rotated = lineup[shift:] + lineup[:shift]
         play_one(rotated, seed * 1_000_003 + game, rules, result, turn_cap=turn_cap)

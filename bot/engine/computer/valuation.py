@@ -60,15 +60,29 @@ def lot_value(
     state: GameState, seat: int, square: int, owner: Sequence[int | None] | None = None
 ) -> float:
     """What ``square`` is worth to ``seat`` owning it (with the owners in ``owner``)."""
+    info = state.board.squares[square]
+    if state.mortgaged[square]:
+        # Worth its mortgage value less what lifting it costs, plus a little income later.
+        return info.mortgage * 0.9 + lot_income(state, seat, square, owner)
+    sale = info.price + state.houses[square] * info.house_cost / 2
+    return sale / 2 + lot_income(state, seat, square, owner)
+
+
+def lot_income(
+    state: GameState, seat: int, square: int, owner: Sequence[int | None] | None = None
+) -> float:
+    """The rent ``square`` is expected to bring ``seat`` over the :data:`HORIZON`.
+
+    A mortgaged lot counts with a part of its unmortgaged rent (it may be lifted later);
+    an unbuilt lot of a complete group with what three houses would add, less their cost.
+    """
     owner = state.owner if owner is None else owner
     info = state.board.squares[square]
     frequency = landing_frequencies(state.board)[square]
     throws = HORIZON * max(1, len(opponents(state, seat)))
     houses = state.houses[square]
     if state.mortgaged[square]:
-        # Worth its mortgage value less what lifting it costs, plus a little income later.
-        return info.mortgage * 0.9 + frequency * rent_if(state, square, owner, 0) * throws * 0.3
-    sale = info.price + houses * info.house_cost / 2
+        return frequency * rent_if(state, square, owner, 0) * throws * 0.3
     income = frequency * rent_if(state, square, owner, houses) * throws
     if (
         info.kind == "street"
@@ -78,7 +92,7 @@ def lot_value(
         extra = frequency * (info.rents[3] - info.rents[houses]) * throws * DEVELOPMENT_SHARE
         # Houses cost money, but half of it comes back on a sale.
         income += max(0.0, extra - (3 - houses) * info.house_cost / 2)
-    return sale / 2 + income
+    return income
 
 
 def position_value(state: GameState, seat: int, owner: Sequence[int | None] | None = None) -> float:
