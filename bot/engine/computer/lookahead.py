@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.engine import auctions
-from bot.engine.computer.playouts import Budget, act, compare
+from bot.engine import auctions, trades
+from bot.engine.computer.playouts import Budget, Choice, act, compare, nothing
 from bot.engine.computer.strong import StrongPlayer, _legal, _scale
 from bot.engine.computer.valuation import completes_group, opponents
 from bot.engine.game import apply_action, check_pay_bail
@@ -41,23 +41,36 @@ Action = dict[str, Any]
 EDGE = 10
 #: The least cash kept when building below the strong player's reserve (euro board).
 BOLD_RESERVE = 20
+#: The futures of a trade: fewer, but long enough for houses to be built and paid for.
+TRADE_BUDGET = Budget(playouts=32, rounds=8)
+#: Candidate trades played forward per proposal (the best by the valuation).
+TRADES_TRIED = 3
+#: Cash offered for the lots that complete a group, as shares of their printed price.
+CASH_OFFERS = (1.0, 1.5, 2.0, 3.0)
 #: Salts that keep the futures of different kinds of decisions apart.
-_SALT_BUY, _SALT_AUCTION, _SALT_JAIL, _SALT_BUILD, _SALT_TRADE = range(1, 6)
+_SALT_BUY, _SALT_AUCTION, _SALT_JAIL, _SALT_BUILD, _SALT_TRADE, _SALT_PROPOSE = range(1, 7)
 
 
 #: The decisions settled by futures (fewer for experiments: the rest are the strong player's).
-LOOKS = frozenset({"buy", "auction", "jail", "build", "accept"})
+LOOKS = frozenset({"buy", "auction", "jail", "build", "accept", "propose"})
 
 
 class LookaheadPlayer(StrongPlayer):
     """Settles the choices that matter by simulated futures (see the module docstring)."""
 
-    __slots__ = ("budget", "looks", "_limits")
+    __slots__ = ("budget", "looks", "trade_budget", "_limits")
 
     name = "expert"
 
-    def __init__(self, budget: Budget | None = None, looks: frozenset[str] = LOOKS) -> None:
+    def __init__(
+        self,
+        budget: Budget | None = None,
+        looks: frozenset[str] = LOOKS,
+        trade_budget: Budget | None = None,
+    ) -> None:
         self.budget = budget or Budget()
+        # Trades are rare and shape the whole game: their futures are longer.
+        self.trade_budget = trade_budget or TRADE_BUDGET
         self.looks = looks
         # Bid limits per auction (the futures are played once, not at every raise).
         self._limits: dict[tuple[int, int, int, int], int] = {}
@@ -186,9 +199,85 @@ class LookaheadPlayer(StrongPlayer):
         accept = {"type": "accept_trade", "player": seat, "trade": trade["id"]}
         decline = {"type": "decline_trade", "player": seat, "trade": trade["id"]}
         accepted, declined = compare(
-            state, seat, [act(accept), act(decline)], self.budget, _SALT_TRADE * 997 + trade["id"]
+            state,
+            seat,
+            [act(accept), act(decline)],
+            self.trade_budget,
+            _SALT_TRADE * 997 + trade["id"],
         )
         return accepted > declined + self.margin(state)
+
+    def propose(self, state: GameState, seat: int) -> Action | None:
+        """Among offers the partner would accept, the one whose futures beat not trading most."""
+        if "propose" not in self.looks:
+            return super().propose(state, seat)
+        judge = StrongPlayer()
+        acceptable = []
+        for action in self._candidates(state, seat):
+            trade = self._as_trade(action)
+            if not judge.likes(state, action["to"], trade):
+                continue
+            mine, theirs = self.trade_gains(state, trade)
+            acceptable.append((mine - 0.5 * theirs, len(acceptable), action))
+        if not acceptable:
+            return None
+        acceptable.sort(key=lambda item: (-item[0], item[1]))
+        tried = [item[2] for item in acceptable[:TRADES_TRIED]]
+        scores = compare(
+            state,
+            seat,
+            [nothing, *(_traded(action) for action in tried)],
+            self.trade_budget,
+            _SALT_PROPOSE * 997 + state.turn,
+        )
+        best = max(range(1, len(scores)), key=lambda i: (scores[i], -i))
+        if scores[best] > scores[0] + self.margin(state):
+            return tried[best - 1]
+        return None
+
+    def _candidates(self, state: GameState, seat: int) -> list[Action]:
+        """Offers for every group ``seat`` could complete with one partner's lots: the
+        strong player's own, cash of several sizes, and swaps of a lot the partner needs."""
+        cash = state.players[seat].cash - self.reserve(state, seat) / 2
+        found: list[Action] = []
+        own = super().propose(state, seat)
+        if own is not None:
+            found.append(own)
+        for group in state.board.street_groups:
+            mine = [i for i in group if state.owner[i] == seat]
+            missing = [i for i in group if state.owner[i] != seat]
+            if not mine or not missing or any(state.houses[i] for i in group):
+                continue
+            holders = {state.owner[i] for i in missing}
+            partner = holders.pop() if len(holders) == 1 else None
+            if partner is None or partner < 0 or state.players[partner].bankrupt:
+                continue
+            price = sum(state.board.squares[i].price for i in missing)
+            gives: list[dict[str, Any]] = [
+                {"cash": int(price * f), "lots": []} for f in CASH_OFFERS
+            ]
+            for lot in state.board.property_indices:
+                spare = state.owner[lot] == seat and not state.houses[lot] and lot not in group
+                if spare and completes_group(state, partner, [lot]):
+                    gives += [{"cash": int(price * f), "lots": [lot]} for f in (0, 0.5)]
+            for give in gives:
+                if give["cash"] > cash:
+                    continue
+                action = self._trade_action(seat, partner, give, missing)
+                if _legal(trades.build_trade, state, seat, action):
+                    found.append(action)
+        return found
+
+
+def _traded(action: Action) -> Choice:
+    """The choice of proposing ``action`` and the partner accepting it at once."""
+
+    def choice(future: GameState) -> None:
+        apply_action(future, action)
+        trade_id = future.trades[-1]["id"]
+        apply_action(future, {"type": "accept_trade", "player": action["to"], "trade": trade_id})
+
+    return choice
 
 
 def _settle_auction(state: GameState, winner: int) -> None:
