@@ -10,6 +10,7 @@ digest record what they did in the game's settings before they do it again.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
@@ -250,7 +251,9 @@ class TimersCog(FeatureCog, name="Timers"):
         assert state is not None
         if state.seq != timer.payload.get("seq"):
             return
-        action = absence.next_computer_action(state, GameSettings.of(row))
+        # In a worker thread: the expert plays futures to decide (up to ~150 ms), and the
+        # bot answers clicks meanwhile. The state is this timer's own copy.
+        action = await asyncio.to_thread(absence.next_computer_action, state, GameSettings.of(row))
         if action is None:
             return
         store = self.core.store

@@ -24,6 +24,8 @@ from bot.cardgame import CardState, SimpleCardPlayer
 from bot.cardgame import waiting_for as card_waiting_for
 from bot.engine.computer import make_player, next_action
 from bot.engine.errors import IllegalAction
+from bot.engine.game import MANAGE_PHASES
+from bot.engine.legal import waiting_for
 from bot.engine.state import GameState
 from bot.settings import GameSettings
 
@@ -56,6 +58,28 @@ def next_computer_action(state: GameState | CardState, settings: Settings) -> Ac
         return _CARD_PLAYER.decide(state, waiting[0]) if waiting else None
     players = {seat: make_player(computer_level(settings, seat)) for seat in seats}
     return next_action(state, players)
+
+
+def computer_acts(state: GameState | CardState, settings: Settings) -> bool:
+    """True if a computer seat may act now (:func:`next_computer_action` is then worth
+    asking): the game waits on one, or an offer to one is open.
+
+    Cheap, unlike the decision itself (the expert plays futures to decide), so the planner
+    can ask it after every action. Never False when a computer seat would act.
+    """
+    seats = computer_seats(settings)
+    if not seats:
+        return False
+    if isinstance(state, CardState):
+        return any(seat in seats for seat in card_waiting_for(state))
+    if state.phase == "over":
+        return False
+    if any(seat in seats for seat in waiting_for(state)):
+        return True
+    offer = state.lot_offer
+    if offer is not None and offer["creditor"] in seats:
+        return True
+    return state.phase in MANAGE_PHASES and any(trade["to"] in seats for trade in state.trades)
 
 
 def player_acted(settings: Settings, seat: int) -> bool:

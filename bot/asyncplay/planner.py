@@ -79,7 +79,7 @@ class TimerPlanner:
         now = self.now()
         computer = absence.computer_seats(settings)
         humans = [seat for seat in waiting_for(state) if seat not in computer]
-        if absence.next_computer_action(state, settings) is not None:
+        if absence.computer_acts(state, settings):
             due = now + timedelta(seconds=self.auto_delay)
             await self._add(game, "auto", due, {"seq": state.seq})
         else:

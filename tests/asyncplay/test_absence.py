@@ -16,6 +16,7 @@ from bot.asyncplay.absence import (
     Ballot,
     cast,
     choices_for,
+    computer_acts,
     computer_level,
     computer_seats,
     count_missed,
@@ -32,7 +33,10 @@ from bot.asyncplay.absence import (
 from bot.cardgame import CardState, SimpleCardPlayer
 from bot.cardgame import waiting_for as card_waiting_for
 from bot.engine.errors import IllegalAction
+from bot.engine.game import apply_action, new_game
 from bot.engine.legal import legal_actions
+from bot.engine.rules import Rules
+from bot.engine.simple_players import next_simple_action
 from bot.engine.state import GameState
 from bot.settings import GameSettings
 from tests.cardgame.conftest import game as card_game
@@ -366,3 +370,30 @@ def test_remind_again_at(settings: dict[str, Any], now: float, again: float | No
     """``/monopoly remind`` is allowed once an hour, or every half deadline if that is
     shorter; before then it says when."""
     assert remind_again_at(GameSettings(settings), now) == again
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_computer_acts_whenever_a_computer_seat_would_act(seed: int) -> None:
+    """The planner's cheap question (``computer_acts``) is never "no" when the decision
+    (``next_computer_action``, which the expert answers by playing futures) is a move:
+    otherwise a computer seat would never be woken. Seats 0 and 2 are computers; the
+    humans in seats 1 and 3 play as simple players (they offer trades now and then)."""
+    rules = Rules.from_preset("classic")
+    state = new_game([(f"p{i}", f"P{i}") for i in range(4)], seed=seed, rules=rules)
+    settings = GameSettings(
+        {"computer": {"0": "vacation", "2": "vote"}, "computer_level": {"0": "easy"}}
+    )
+    quiet = woken = 0
+    for _ in range(3000):
+        if state.phase == "over":
+            break
+        action = next_computer_action(state, settings)
+        if action is not None:
+            assert computer_acts(state, settings), (state.phase, action)
+            woken += 1
+        else:
+            quiet += 1
+            action = next_simple_action(state)
+        assert action is not None
+        apply_action(state, action)
+    assert woken > 100 and quiet > 100
