@@ -11,7 +11,6 @@ answered with ``accept_lots`` / ``decline_lots``.
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 import discord
@@ -22,7 +21,6 @@ from bot.engine.legal import may_propose_trade
 from bot.engine.state import GameState
 from bot.i18n import t
 from bot.settings import GameSettings
-from bot.store import StoreError
 from bot.text_input import parse_amount
 from cogs.core.click import Click
 from cogs.core.picking import change_lots
@@ -213,18 +211,24 @@ class TradesCog(FeatureCog, name="Trades"):
         await click.edit(content=t(click.lang, "trade.cancelled"), embed=None, view=None)
 
     async def send(self, click: Click) -> None:
-        """Send the offer (a counter-offer declines the original)."""
+        """Send the offer; a counter-offer replaces the original in the same action."""
         draft = await self._draft(click, TRADE, click.arg)
         if draft is None:
             return
         assert isinstance(draft, TradeDraft)
         await click.defer()
-        proposed = await click.act(draft.action())
+        action = draft.action()
+        if draft.counter_of is not None:
+            action["counter_of"] = draft.counter_of
+        try:
+            proposed = await click.act(action)
+        except IllegalAction as error:
+            if "counter_of" not in action or error.code != "no_such_trade":
+                raise
+            # The original was answered meanwhile: the counter-offer stands on its own.
+            del action["counter_of"]
+            proposed = await click.act(action)
         click.drafts.drop(TRADE, draft)
-        if draft.counter_of is not None and find_trade(proposed.state, draft.counter_of):
-            # Answered meanwhile? Then the counter-offer stands on its own.
-            with contextlib.suppress(IllegalAction, StoreError):
-                await click.act({"type": "decline_trade", "trade": draft.counter_of})
         trade_id = next(e["trade"] for e in proposed.events if e["type"] == "trade_proposed")
         await click.edit(content=t(click.lang, "trade.sent", id=trade_id), embed=None, view=None)
 

@@ -60,11 +60,16 @@ def build_problem(state: GameState, seat: int, square: int, placing: bool = Fals
         if mortgaged[i]:
             return "group_mortgaged", {"square": square}
     houses = state.houses
-    if houses[square] == HOTEL:
+    here = houses[square]
+    if here == HOTEL:
         return "fully_built", {"square": square}
-    if level(state, square) > min(level(state, i) for i in group):
-        return "build_evenly", {"square": square}
-    if houses[square] == state.rules.hotel_requires_houses:
+    # Even building: no street of the group may have fewer buildings (see level(); this
+    # street has no hotel, so its level is its houses).
+    hotel_level = state.rules.hotel_requires_houses + 1
+    for i in group:
+        if here > (hotel_level if houses[i] == HOTEL else houses[i]):
+            return "build_evenly", {"square": square}
+    if here == state.rules.hotel_requires_houses:
         if state.bank_hotels < 1:
             return "no_hotels_left", {}
     elif state.bank_houses < 1:
@@ -181,11 +186,15 @@ def sell_problem(state: GameState, seat: int, square: int) -> Problem:
     problem = _owner_problem(state, seat, square)
     if problem is not None:
         return problem
-    if not state.houses[square]:
+    houses = state.houses
+    if not houses[square]:
         return "no_buildings", {"square": square}
-    group = state.board.group_of[square]
-    if level(state, square) < max(level(state, i) for i in group):
-        return "sell_evenly", {"square": square}
+    # Even selling: no street of the group may have more buildings (see level()).
+    hotel_level = state.rules.hotel_requires_houses + 1
+    here = hotel_level if houses[square] == HOTEL else houses[square]
+    for i in state.board.group_of[square]:
+        if here < (hotel_level if houses[i] == HOTEL else houses[i]):
+            return "sell_evenly", {"square": square}
     needed = state.rules.hotel_requires_houses
     if state.houses[square] == HOTEL and state.rules.hotel_sells_whole:
         return None

@@ -97,20 +97,22 @@ def place_won_building(state: GameState, seat: int) -> Action:
 def raise_cash(state: GameState, seat: int) -> Action:
     """The least damaging way for a debtor to raise money now, or bankruptcy."""
     squares = state.board.squares
-    owned = [i for i in range(40) if state.owner[i] == seat]
-    # Dearest group first: its houses bring the most back per sale.
-    built = sorted(
-        (i for i in owned if state.houses[i]), key=lambda i: (-squares[i].house_cost, -i)
-    )
-    for square in built:
-        if buildings.sell_problem(state, seat, square) is None:
-            return {"type": "sell_building", "square": square}
+    houses = state.houses
+    mortgaged = state.mortgaged
+    owned = [i for i, owner in enumerate(state.owner) if owner == seat]
+    # Dearest group first: its houses bring the most back per sale (then the later
+    # street). The lists hold their sort keys, ending in the square: no key function.
+    built = sorted((-squares[i].house_cost, -i) for i in owned if houses[i])
+    for _, minus_square in built:
+        if buildings.sell_problem(state, seat, -minus_square) is None:
+            return {"type": "sell_building", "square": -minus_square}
     # Keep complete groups rentable as long as possible; cheapest lots first.
     bare = sorted(
-        (i for i in owned if not state.mortgaged[i]),
-        key=lambda i: (owns_whole_group(state, seat, i), squares[i].mortgage, i),
+        (owns_whole_group(state, seat, i), squares[i].mortgage, i)
+        for i in owned
+        if not mortgaged[i]
     )
-    for square in bare:
+    for _, _, square in bare:
         if buildings.mortgage_problem(state, seat, square) is None:
             return {"type": "mortgage", "square": square}
     try:

@@ -78,4 +78,5 @@ def next_turn(state: GameState) -> None:
     state.turn += 1
     state.doubles = 0
     state.may_roll = True
-    state.events.append({"type": "turn", "player": seat, "turn": state.turn})
+    if state.record_events:
+        state.events.append({"type": "turn", "player": seat, "turn": state.turn})

@@ -174,7 +174,7 @@ def _square_arg(action: dict[str, Any]) -> int:
 
 
 def _not_in_debt(state: GameState, seat: int) -> None:
-    if any(d["debtor"] == seat for d in state.debts):
+    if state.debts and any(d["debtor"] == seat for d in state.debts):
         raise IllegalAction("in_debt")
 
 
@@ -271,7 +271,8 @@ def _resign(state: GameState, seat: int, action: dict[str, Any]) -> None:
 
 
 def _roll(state: GameState, seat: int, action: dict[str, Any]) -> None:
-    _require_turn(state, seat, "roll")
+    if state.phase != "roll" or seat != state.current:  # (the check inlined: every throw)
+        _require_turn(state, seat, "roll")
     turns.roll(state, seat)
 
 
@@ -314,7 +315,8 @@ def _use_jail_card(state: GameState, seat: int, action: dict[str, Any]) -> None:
 
 
 def _buy(state: GameState, seat: int, action: dict[str, Any]) -> None:
-    _require_turn(state, seat, "buy")
+    if state.phase != "buy" or seat != state.current:  # (the check inlined: a hot path)
+        _require_turn(state, seat, "buy")
     square = state.pending_buy
     assert square is not None
     price = state.board.squares[square].price
@@ -354,7 +356,8 @@ def _choose(state: GameState, seat: int, action: dict[str, Any]) -> None:
 
 
 def _end_turn(state: GameState, seat: int, action: dict[str, Any]) -> None:
-    _require_turn(state, seat, "end")
+    if state.phase != "end" or seat != state.current:  # (the check inlined: every turn)
+        _require_turn(state, seat, "end")
     next_turn(state)
 
 
@@ -435,6 +438,10 @@ def _propose_trade(state: GameState, seat: int, action: dict[str, Any]) -> None:
     _require_phase(state, MANAGE_PHASES)
     trade = trades.build_trade(state, seat, action)
     state.next_trade_id += 1
+    if "counter_of" in trade:
+        # A counter-offer replaces the offer it answers in the same action.
+        state.trades.remove(trades.find_trade(state, trade["counter_of"]))
+        state.emit("trade_countered", trade=trade["counter_of"], player=seat, new=trade["id"])
     state.trades.append(trade)
     state.proposed_on_turn[seat] = state.turn
     state.emit("trade_proposed", trade=trade["id"], **{"from": seat, "to": trade["to"]})

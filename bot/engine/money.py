@@ -25,9 +25,10 @@ def transfer(state: GameState, payer: int, payee: int, amount: int, reason: str)
         players[payee].cash += amount
     elif payee == POT:
         state.pot += amount
-    state.events.append(
-        {"type": "payment", "from": payer, "to": payee, "amount": amount, "reason": reason}
-    )
+    if state.record_events:
+        state.events.append(
+            {"type": "payment", "from": payer, "to": payee, "amount": amount, "reason": reason}
+        )
 
 
 def fines_payee(state: GameState) -> int:
@@ -39,7 +40,8 @@ def charge(state: GameState, debtor: int, creditor: int, amount: int, reason: st
     """Make ``debtor`` pay ``amount``; what cannot be paid in cash now becomes a debt."""
     if amount <= 0:
         return
-    owes_already = any(d["debtor"] == debtor for d in state.debts)
+    debts = state.debts
+    owes_already = bool(debts) and any(d["debtor"] == debtor for d in debts)
     if not owes_already and state.players[debtor].cash >= amount:
         transfer(state, debtor, creditor, amount, reason)
         return

@@ -8,7 +8,11 @@ from bot.engine.state import GameState
 def owns_whole_group(state: GameState, seat: int, square: int) -> bool:
     """True if ``seat`` owns every lot of the group of ``square``."""
     owner = state.owner
-    return all(owner[i] == seat for i in state.board.group_of[square])
+    # A plain loop, not all() over a generator: rent and the players ask this constantly.
+    for i in state.board.group_of[square]:  # noqa: SIM110
+        if owner[i] != seat:
+            return False
+    return True
 
 
 def count_owned(state: GameState, seat: int, square: int) -> int:

@@ -11,6 +11,7 @@ come later and will be stronger.
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Any
 
 from bot.engine import auctions, buildings, trades
@@ -18,7 +19,7 @@ from bot.engine.defaults import lift_within, place_won_building, raise_cash
 from bot.engine.errors import IllegalAction
 from bot.engine.game import MANAGE_PHASES, check_pay_bail
 from bot.engine.legal import waiting_for
-from bot.engine.state import BANK, GameState
+from bot.engine.state import BANK, HOTEL, GameState
 
 Action = dict[str, Any]
 RESERVE = 100
@@ -36,16 +37,11 @@ class SimplePlayer:
     def decide(self, state: GameState, seat: int) -> Action:
         """The next action for ``seat``, which the game is waiting on."""
         phase = state.phase
-        if phase == "debt":
-            return self._raise_cash(state, seat)
-        if phase == "auction":
-            return self._bid(state, seat)
-        if phase == "place_building":
-            return self._place(state, seat)
-        if phase == "mortgage_choice":
-            return self._lift_received(state, seat)
-        player = state.players[seat]
+        # Every turn ends with "end" and starts with "roll": ask about those first.
+        if phase == "end":
+            return self._manage(state, seat) or {"type": "end_turn", "player": seat}
         if phase == "roll":
+            player = state.players[seat]
             if player.in_jail and self.jail == "leave":
                 if player.jail_cards:
                     return {"type": "use_jail_card", "player": seat, "deck": player.jail_cards[0]}
@@ -54,13 +50,21 @@ class SimplePlayer:
             return {"type": "roll", "player": seat}
         if phase == "buy":
             price = state.board.squares[state.pending_buy].price  # type: ignore[index]
-            kind = "buy" if player.cash - price >= RESERVE else "decline"
+            kind = "buy" if state.players[seat].cash - price >= RESERVE else "decline"
             return {"type": kind, "player": seat}
+        if phase == "debt":
+            return self._raise_cash(state, seat)
+        if phase == "auction":
+            return self._bid(state, seat)
+        if phase == "place_building":
+            return self._place(state, seat)
+        if phase == "mortgage_choice":
+            return self._lift_received(state, seat)
         if phase == "choice":
             amount = state.pending_choice["amount"]  # type: ignore[index]
-            option = "pay" if player.cash >= amount + RESERVE else "draw"
+            option = "pay" if state.players[seat].cash >= amount + RESERVE else "draw"
             return {"type": "choose", "player": seat, "option": option}
-        # phase == "end": manage, then end the turn.
+        # Any other phase: manage, then end the turn.
         return self._manage(state, seat) or {"type": "end_turn", "player": seat}
 
     def respond_to_offers(self, state: GameState, seat: int) -> Action | None:
@@ -119,29 +123,32 @@ class SimplePlayer:
 
     def _manage(self, state: GameState, seat: int) -> Action | None:
         cash = state.players[seat].cash
-        squares = state.board.squares
         owner = state.owner
-        if cash >= 4 * RESERVE and True in state.mortgaged:
-            mortgaged = state.mortgaged
-            for square in range(40):
+        mortgaged = state.mortgaged
+        if cash >= 4 * RESERVE and True in mortgaged:
+            # ``compress`` yields the mortgaged squares in board order (late in a game
+            # most lots are mortgaged by someone, and this runs at the end of every turn).
+            for square in compress(range(40), mortgaged):
                 if (
                     owner[square] == seat
-                    and mortgaged[square]
                     and cash - buildings.unmortgage_cost(state, square) >= 4 * RESERVE
                 ):
                     return {"type": "unmortgage", "player": seat, "square": square}
-        mortgaged = state.mortgaged
+        squares = state.board.squares
         houses = state.houses
         for group in state.board.street_groups:
             if owner[group[0]] != seat or cash - squares[group[0]].house_cost < 2 * RESERVE:
                 continue
-            if any(owner[i] != seat or mortgaged[i] for i in group):
-                continue
-            # Even building: only a street with the fewest buildings can take the next one,
-            # so ask the rules about that street alone.
-            square = min(group, key=lambda i: houses[i])
-            if buildings.build_problem(state, seat, square) is None:
-                return {"type": "build", "player": seat, "square": square}
+            for i in group:  # (a plain loop: ``any`` with a generator costs more here)
+                if owner[i] != seat or mortgaged[i]:
+                    break
+            else:
+                # Even building: only a street with the fewest buildings can take the next
+                # one, so ask the rules about that street alone - unless it has a hotel
+                # already, when the whole group is fully built (late in a game, common).
+                square = min(group, key=houses.__getitem__)
+                if houses[square] != HOTEL and buildings.build_problem(state, seat, square) is None:
+                    return {"type": "build", "player": seat, "square": square}
         if (
             state.turn % TRADE_EVERY == 0
             and state.proposed_on_turn[seat] != state.turn
@@ -153,17 +160,18 @@ class SimplePlayer:
     def _propose(self, state: GameState, seat: int) -> Action | None:
         """Offer cash for the one missing lot of a colour group."""
         cash = state.players[seat].cash
-        for group in state.board.groups.values():
-            if state.board.squares[group[0]].kind != "street":
-                continue
-            missing = [i for i in group if state.owner[i] != seat]
+        owner = state.owner
+        houses = state.houses
+        squares = state.board.squares
+        for group in state.board.street_groups:
+            missing = [i for i in group if owner[i] != seat]
             if len(missing) != 1:
                 continue
             square = missing[0]
-            other = state.owner[square]
-            if other == BANK or any(state.houses[i] for i in group):
+            other = owner[square]
+            if other == BANK or any(houses[i] for i in group):
                 continue
-            price = state.board.squares[square].price * 3 // 2
+            price = squares[square].price * 3 // 2
             if cash - price < 2 * RESERVE:
                 continue
             action = {

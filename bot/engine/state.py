@@ -112,6 +112,7 @@ class GameState:
         "time_up",
         "dice_queue",
         "events",
+        "record_events",
     )
 
     def __init__(self, rules: Rules, board: Board, players: list[Player], seed: int) -> None:
@@ -166,6 +167,9 @@ class GameState:
         # of the action being applied.
         self.dice_queue: list[int] = []
         self.events: list[dict[str, Any]] = []
+        # False in simulations that never read the events: nothing is recorded then,
+        # which saves building a dict for every payment, move and throw.
+        self.record_events = True
 
     # -- helpers used everywhere -------------------------------------------------
 
@@ -175,8 +179,9 @@ class GameState:
 
     def emit(self, event_type: str, /, **data: Any) -> None:
         """Record an event of the action being applied."""
-        data["type"] = event_type
-        self.events.append(data)
+        if self.record_events:
+            data["type"] = event_type
+            self.events.append(data)
 
     def die(self) -> int:
         """One die: forced by a scenario if queued, else from the game's generator."""
@@ -256,7 +261,7 @@ class GameState:
         players = [Player.from_dict(p) for p in raw["players"]]
         state = cls(rules, board, players, seed=0)
         for key in cls.__slots__:
-            if key in ("rules", "board", "players", "rng", "dice_queue", "events"):
+            if key in ("rules", "board", "players", "rng", "dice_queue", "events", "record_events"):
                 continue
             if key in raw:
                 setattr(state, key, raw[key])
@@ -269,5 +274,78 @@ class GameState:
         return cls._from_owned_dict(json.loads(text))
 
     def copy(self) -> GameState:
-        """An independent copy of this game."""
-        return GameState.from_dict(self.to_dict())
+        """An independent copy of this game, equal to ``from_dict(to_dict())``.
+
+        A structural copy rather than a JSON round trip (look-ahead players copy
+        states hundreds of times per decision): the immutable ``rules`` and ``board``
+        are shared, every list and dict is copied. Like the round trip, the copy
+        starts without forced dice or events.
+        """
+        new = GameState.__new__(GameState)
+        new.rules = self.rules
+        new.board = self.board
+        new.players = [
+            Player(
+                p.id,
+                p.name,
+                p.cash,
+                p.position,
+                p.in_jail,
+                p.jail_turns,
+                list(p.jail_cards),
+                p.bankrupt,
+            )
+            for p in self.players
+        ]
+        new.owner = list(self.owner)
+        new.houses = list(self.houses)
+        new.mortgaged = list(self.mortgaged)
+        new.mortgage_choices = _copy_json(self.mortgage_choices)
+        new.bank_houses = self.bank_houses
+        new.bank_hotels = self.bank_hotels
+        new.decks = {deck: list(cards) for deck, cards in self.decks.items()}
+        new.rng = SplitMix64(self.rng.state)
+        new.current = self.current
+        new.phase = self.phase
+        new.turn = self.turn
+        new.seq = self.seq
+        new.doubles = self.doubles
+        new.may_roll = self.may_roll
+        new.last_dice = _copy_json(self.last_dice)
+        new.pending_buy = self.pending_buy
+        new.pending_move = self.pending_move
+        new.pending_choice = _copy_json(self.pending_choice)
+        new.pending_building = _copy_json(self.pending_building)
+        new.auction = _copy_json(self.auction)
+        new.auction_queue = _copy_json(self.auction_queue)
+        new.debts = _copy_json(self.debts)
+        new.lot_offer = _copy_json(self.lot_offer)
+        new.trades = _copy_json(self.trades)
+        new.next_trade_id = self.next_trade_id
+        new.proposed_on_turn = list(self.proposed_on_turn)
+        new.claims = _copy_json(self.claims)
+        new.winner = self.winner
+        new.end_reason = self.end_reason
+        new.standings = _copy_json(self.standings)
+        new.pot = self.pot
+        new.time_up = self.time_up
+        new.dice_queue = []
+        new.events = []
+        new.record_events = True
+        return new
+
+
+def _copy_json(value: Any) -> Any:
+    """A deep copy of a JSON-like value, exactly as a JSON round trip would return it.
+
+    Tuples become lists; a dict with a key that is not a string (JSON would turn it
+    into one) takes the slow round trip so the copy stays identical to it.
+    """
+    kind = type(value)
+    if kind is list or kind is tuple:
+        return [_copy_json(item) for item in value]
+    if kind is dict:
+        if all(type(key) is str for key in value):
+            return {key: _copy_json(item) for key, item in value.items()}
+        return json.loads(json.dumps(value))
+    return value

@@ -88,18 +88,55 @@ def check_trade(state: GameState, trade: dict[str, Any]) -> None:
         raise IllegalAction("cannot_pay_interest", player=taker)
 
 
+def trade_round(trade: dict[str, Any]) -> int:
+    """How many offers a chain of counter-offers has made so far, this one included.
+
+    1 for a fresh offer, the countered offer's round + 1 for a counter-offer; trades of
+    games saved before rounds existed count as round 1.
+    """
+    value = trade.get("round", 1)
+    return value if type(value) is int and value >= 1 else 1
+
+
+def countered_trade(state: GameState, seat: int, action: dict[str, Any]) -> dict[str, Any] | None:
+    """The open trade a proposal's ``counter_of`` answers (None for a fresh offer).
+
+    Only the addressee (``to``) of an open trade may counter it, and only to its proposer.
+    """
+    if "counter_of" not in action or action["counter_of"] is None:
+        return None
+    trade_id = action["counter_of"]
+    if type(trade_id) is not int:
+        raise IllegalAction("no_such_trade", trade=None)
+    original = find_trade(state, trade_id)
+    if original["to"] != seat:
+        raise IllegalAction("not_your_trade")
+    if action.get("to") != original["from"]:
+        raise IllegalAction("bad_trade_partner")
+    return original
+
+
 def build_trade(state: GameState, seat: int, action: dict[str, Any]) -> dict[str, Any]:
-    """Validate a proposal and return the trade record (not yet stored)."""
+    """Validate a proposal and return the trade record (not yet stored).
+
+    With ``counter_of`` (the id of an open trade offered to ``seat``) the proposal is a
+    counter-offer: the record names the trade it answers and its ``round`` in the chain.
+    """
     other = action.get("to")
     if type(other) is not int or not 0 <= other < len(state.players) or other == seat:
         raise IllegalAction("bad_trade_partner")
+    original = countered_trade(state, seat, action)
     trade: dict[str, Any] = {
         "id": state.next_trade_id,
         "from": seat,
         "to": other,
         "give": normalise_side(action.get("give")),
         "get": normalise_side(action.get("get")),
+        "round": 1,
     }
+    if original is not None:
+        trade["counter_of"] = original["id"]
+        trade["round"] = trade_round(original) + 1
     if not any(trade["give"].values()) and not any(trade["get"].values()):
         raise IllegalAction("empty_trade")
     if trade["give"]["cash"] and trade["get"]["cash"]:

@@ -19,7 +19,8 @@ def throw(state: GameState) -> tuple[int, int]:
         first = next64() % 6 + 1
         second = next64() % 6 + 1
     state.last_dice = [first, second]
-    state.events.append({"type": "rolled", "player": state.current, "dice": [first, second]})
+    if state.record_events:
+        state.events.append({"type": "rolled", "player": state.current, "dice": [first, second]})
     return first, second
 
 
@@ -126,7 +127,8 @@ def move_by(state: GameState, seat: int, steps: int, dice_total: int | None) -> 
         if target == 0 and state.rules.go_landing_bonus:
             transfer(state, BANK, seat, salary(state), "go_landing_bonus")
     player.position = target
-    state.events.append({"type": "moved", "player": seat, "from": start, "to": target})
+    if state.record_events:
+        state.events.append({"type": "moved", "player": seat, "from": start, "to": target})
     land(state, seat, dice_total, None)
 
 
@@ -214,7 +216,8 @@ def draw_card(state: GameState, seat: int, deck: str) -> None:
     card = state.board.card(deck, card_id)
     effect = card.effect
     kind = effect["type"]
-    state.events.append({"type": "card", "player": seat, "deck": deck, "card": card_id})
+    if state.record_events:
+        state.events.append({"type": "card", "player": seat, "deck": deck, "card": card_id})
     if kind == "get_out_of_jail_free":
         state.players[seat].jail_cards.append(deck)
         return

@@ -549,7 +549,11 @@ async def _close_offers(
         if key in open_ids:
             continue
         status = _trade_status(events, int(key))
-        text = t(lang, f"trade.status.{status}")
+        counter = _counter_of(events, int(key))
+        if counter is not None:
+            text = t(lang, "trade.status.countered_with", id=counter)
+        else:
+            text = t(lang, f"trade.status.{status}")
         await close_message(pub, row, settings, channel, message_id, "offer close", content=text)
         del messages[key]
     if records.has(MessageRecords.trade_messages):
@@ -573,6 +577,14 @@ async def _close_offers(
         del records.lot_offer_message
 
 
+def _counter_of(events: list[dict[str, Any]], trade_id: int) -> int | None:
+    """The id of the counter-offer that answered ``trade_id`` in ``events``, if any."""
+    for event in events:
+        if event["type"] == "trade_countered" and event.get("trade") == trade_id:
+            return int(event["new"])
+    return None
+
+
 def _trade_status(events: list[dict[str, Any]], trade_id: int) -> str:
     proposed_by = {e["from"] for e in events if e["type"] == "trade_proposed"}
     for event in events:
@@ -580,6 +592,8 @@ def _trade_status(events: list[dict[str, Any]], trade_id: int) -> str:
             continue
         if event["type"] == "trade_done":
             return "accepted"
+        if event["type"] == "trade_countered":
+            return "countered"
         if event["type"] == "trade_cancelled":
             return "withdrawn"
         if event["type"] == "trade_declined":

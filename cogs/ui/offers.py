@@ -104,9 +104,13 @@ def offer_message(
     lang = settings.lobby.lang
     narrator = Narrator(state, lang, theme_of(settings))
     giver, taker = narrator.player(trade["from"]), narrator.player(trade["to"])
+    description = t(lang, "trade.offer_text", **{"from": giver, "to": taker})
+    if trade.get("counter_of") is not None:
+        # A counter-offer names the offer it answers (and replaced).
+        description = t(lang, "trade.counter_to", id=trade["counter_of"]) + "\n" + description
     embed = discord.Embed(
         title=t(lang, "trade.offer_title", id=trade["id"]),
-        description=t(lang, "trade.offer_text", **{"from": giver, "to": taker}),
+        description=description,
         colour=OFFER_COLOUR,
     )
     embed.add_field(

@@ -173,6 +173,8 @@ def event_line(namer: Namer, event: dict[str, Any], *, paid: int | None = None) 
         key = f"event.no_rent.{event.get('why')}"
         text = t(lang, key, **params)
         return text if text != key else t(lang, "event.no_rent", **params)
+    if kind == "trade_countered":
+        params["trade"], params["new"] = event["trade"], event["new"]
     if kind == "debt" and event.get("creditor") in (BANK, POT):
         params["creditor"] = namer.player(event["creditor"], case="dat")
     key = f"event.{kind}"

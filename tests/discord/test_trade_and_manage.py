@@ -367,7 +367,7 @@ async def test_decline_counter_withdraw_and_stale_accepts(table: Table) -> None:
     assert "Badstraße" in text(counter) and "€1,000" in text(counter)
     await set_money(ben, counter, give="80")
     await ben.click(counter, label="Send offer")
-    assert table.message(second.id).content == "🔁 Abgelehnt – mit Gegenangebot"
+    assert table.message(second.id).content == "🔁 Abgelehnt – mit Gegenangebot #3"
     state = await table.state(game)
     assert [(tr["id"], tr["from"], tr["give"]["cash"]) for tr in state.trades] == [(3, 1, 80)]
     third = table.public()[-1]

@@ -172,6 +172,9 @@ class Table:
     def check_proposal(self, action: dict[str, Any]) -> None:
         state = self.state
         seat, partner = action["player"], action["to"]
+        if action.get("counter_of") is not None:
+            self.check_counter(action)
+            return
         key = json.dumps([partner, action["give"], action["get"]], sort_keys=True)
         # Never the same offer again in the turn in which it was declined ...
         assert (seat, state.turn, key) not in self.declined
@@ -188,6 +191,17 @@ class Table:
         self.proposals.append(
             {"id": state.next_trade_id, "from": seat, "turn": state.turn, "key": key}
         )
+
+    def check_counter(self, action: dict[str, Any]) -> None:
+        """A counter-offer answers an offer to the player, at most twice in a chain, with
+        terms the player itself would accept (``likes`` keeps the rule on groups)."""
+        state = self.state
+        seat, partner = action["player"], action["to"]
+        original = next(t for t in state.trades if t["id"] == action["counter_of"])
+        assert (original["to"], original["from"]) == (seat, partner)
+        assert original.get("round", 1) <= 3, "a third counter-offer in one chain"
+        as_offered = {"from": partner, "to": seat, "give": action["get"], "get": action["give"]}
+        assert STRONG.likes(state, seat, as_offered), action
 
     def play(self, limit: int | None = None) -> GameState:
         """Play to the end (or ``limit`` actions); the host ends it after ``TURN_CAP`` turns."""
@@ -293,6 +307,21 @@ def offer_to_strong(
 HUMAN_NEEDS_TURMSTRASSE = {**owned(0, BADSTRASSE), **owned(1, TURMSTRASSE)}
 
 
+def refused(state: GameState, answer: dict[str, Any] | None, trade: dict[str, Any]) -> bool:
+    """True if ``answer`` turns ``trade`` down: a decline, or a counter-offer on terms the
+    strong player itself accepts that never give the partner more cash than offered."""
+    assert answer is not None
+    if answer["type"] == "decline_trade":
+        return bool(answer["trade"] == trade["id"])
+    if answer["type"] != "propose_trade" or answer.get("counter_of") != trade["id"]:
+        return False
+    as_offered = {"from": trade["from"], "to": trade["to"], "give": answer["get"]}
+    as_offered["get"] = answer["give"]
+    net = answer["get"].get("cash", 0) - answer["give"].get("cash", 0)
+    offered = trade["give"]["cash"] - trade["get"]["cash"]
+    return STRONG.likes(state, trade["to"], as_offered) and net >= offered
+
+
 @pytest.mark.parametrize("players", [2, 4])
 @pytest.mark.parametrize("pittance", [0, 1, 50])
 def test_strong_refuses_a_pittance_for_the_last_lot_of_a_group(players: int, pittance: int) -> None:
@@ -302,16 +331,18 @@ def test_strong_refuses_a_pittance_for_the_last_lot_of_a_group(players: int, pit
     state, trade = offer_to_strong(give, {"lots": [TURMSTRASSE]}, HUMAN_NEEDS_TURMSTRASSE, players)
     assert completes_group(state, 0, [TURMSTRASSE])
     answer = STRONG.respond_to_offers(state, 1)
-    assert answer == {"type": "decline_trade", "player": 1, "trade": trade["id"]}
-    apply_action(state, answer)
-    assert state.owner[TURMSTRASSE] == 1 and state.trades == []
+    assert refused(state, answer, trade)  # declined, or a counter-offer it accepts itself
+    apply_action(state, answer)  # type: ignore[arg-type]
+    assert state.owner[TURMSTRASSE] == 1 and trade not in state.trades
 
 
 def test_strong_refuses_the_last_dark_blue_lot_for_a_pittance() -> None:
     lots = {**owned(0, PARKSTRASSE), **owned(1, SCHLOSSALLEE)}
     for pittance in (1, 50, 150):
-        state, _ = offer_to_strong({"cash": pittance}, {"lots": [SCHLOSSALLEE]}, lots, players=4)
-        assert STRONG.respond_to_offers(state, 1)["type"] == "decline_trade"  # type: ignore[index]
+        state, trade = offer_to_strong(
+            {"cash": pittance}, {"lots": [SCHLOSSALLEE]}, lots, players=4
+        )
+        assert refused(state, STRONG.respond_to_offers(state, 1), trade)
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -340,8 +371,8 @@ def test_strong_accepts_a_swap_that_completes_its_own_dearer_group() -> None:
 def test_strong_refuses_a_swap_that_completes_only_the_humans_dearer_group() -> None:
     """The mirror image: its Schlossallee for the human's Turmstraße."""
     lots = {**owned(0, TURMSTRASSE, PARKSTRASSE), **owned(1, BADSTRASSE, SCHLOSSALLEE)}
-    state, _ = offer_to_strong({"lots": [TURMSTRASSE]}, {"lots": [SCHLOSSALLEE]}, lots)
-    assert STRONG.respond_to_offers(state, 1)["type"] == "decline_trade"  # type: ignore[index]
+    state, trade = offer_to_strong({"lots": [TURMSTRASSE]}, {"lots": [SCHLOSSALLEE]}, lots)
+    assert refused(state, STRONG.respond_to_offers(state, 1), trade)
 
 
 @pytest.mark.parametrize(
@@ -359,7 +390,7 @@ def test_strong_never_gives_something_for_nothing(get: dict[str, Any]) -> None:
     people = [{}, {"jail_cards": ["chance"]}]
     state = game(people, lots={**owned(1, TURMSTRASSE, SUEDBAHNHOF)})
     act(state, "propose_trade", 0, to=1, give={}, get=get)
-    assert STRONG.respond_to_offers(state, 1)["type"] == "decline_trade"  # type: ignore[index]
+    assert refused(state, STRONG.respond_to_offers(state, 1), state.trades[0])
 
 
 @pytest.mark.parametrize(
@@ -376,8 +407,9 @@ def test_head_to_head_strong_never_sells_a_monopoly_below_its_printed_price(
     Schlossallee for 282 €, Berliner Straße for 147 € here.)"""
     price = EURO.squares[wanted].price
     lots = {**owned(0, *humans), **owned(1, wanted)}
-    state, _ = offer_to_strong({"cash": price - 1}, {"lots": [wanted]}, lots, players=2)
-    assert STRONG.respond_to_offers(state, 1)["type"] == "decline_trade"  # type: ignore[index]
+    state, trade = offer_to_strong({"cash": price - 1}, {"lots": [wanted]}, lots, players=2)
+    answer = STRONG.respond_to_offers(state, 1)
+    assert refused(state, answer, trade)  # a counter-offer asks at least the printed price
 
 
 def test_strong_answers_trades_only_while_players_may_trade() -> None:
@@ -514,7 +546,12 @@ def check_offer(
         return
     trade = trial.trades[-1]
     answer = StrongPlayer().respond_to_offers(trial, seat)
-    assert answer is not None and answer["trade"] == trade["id"]
+    assert answer is not None
+    if answer["type"] == "propose_trade":  # a counter-offer on terms it accepts itself
+        assert refused(trial, answer, trade)
+        apply_action(trial, answer)
+        return
+    assert answer["trade"] == trade["id"]
     if answer["type"] == "accept_trade":
         assert not pittance, ("a group for a pittance", trade)
         human_gain, my_gain = STRONG.trade_gains(trial, trade)

@@ -168,7 +168,7 @@ PARAMS_OF: dict[str, tuple[str, ...]] = {
     "mortgage": ("square",),
     "unmortgage": ("square",),
     "claim_rent": ("square",),
-    "propose_trade": ("to", "give", "get"),
+    "propose_trade": ("to", "give", "get", "counter_of"),
     "accept_trade": ("trade",),
     "decline_trade": ("trade",),
     "offer_lots": ("lots", "value"),

@@ -24,6 +24,7 @@ from bot.engine.computer.lookahead import LookaheadPlayer
 from bot.engine.computer.playouts import Budget, act, compare, nothing, playout_seeds
 from bot.engine.computer.tournament import tournament
 from bot.engine.game import apply_action, new_game
+from bot.engine.legal import waiting_for
 from bot.engine.rules import Rules
 from bot.engine.state import GameState
 from tests.engine.conftest import BADSTRASSE, TURMSTRASSE, game, owned
@@ -60,9 +61,12 @@ def test_deciding_changes_nothing_in_the_game() -> None:
         if state.phase == "over":
             break
         before = state.to_json()
-        seat = state.current
-        action = expert.decide(state, seat) if seat == 0 else next_action(
-            state, {1: make_player("strong"), 2: make_player("strong")}
+        # Seat 0 decides on its turn, and when the game waits on it alone (an auction).
+        seat = 0 if waiting_for(state) == [0] else state.current
+        action = (
+            expert.decide(state, seat)
+            if seat == 0
+            else next_action(state, {1: make_player("strong"), 2: make_player("strong")})
         )
         assert state.to_json() == before
         assert action is not None

@@ -20,8 +20,10 @@ frequencies and rent tables) instead of fixed rules of thumb:
   group that earns least, and go bankrupt only when nothing is left.
 * **Trades** — accepted only if they improve its own value by more than they
   improve the partner's, and never when they hand the partner a complete group
-  without at least as much in return; proposed to complete its own groups
-  (cash, or a swap that completes a group on both sides).
+  without at least as much in return; a refused offer is answered with the nearest
+  counter-offer it would accept (:mod:`.counter`), at most twice in a chain;
+  proposed to complete its own groups (cash, or a swap that completes a group on
+  both sides).
 
 Pure and deterministic; a decision takes well under a millisecond (see
 ``monopoly-bot tournament``, which prints decision times).
@@ -32,6 +34,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine import auctions, buildings, trades
+from bot.engine.computer.counter import counter_offer
 from bot.engine.computer.frequencies import landing_frequencies
 from bot.engine.computer.valuation import (
     HORIZON,
@@ -112,6 +115,10 @@ class StrongPlayer:
                 continue
             if self.likes(state, seat, trade) and _legal(trades.check_trade, state, trade):
                 return {"type": "accept_trade", "player": seat, "trade": trade["id"]}
+            # Rather than a plain no, the nearest offer it would accept (see .counter).
+            counter = counter_offer(self, state, seat, trade)
+            if counter is not None:
+                return counter
             return {"type": "decline_trade", "player": seat, "trade": trade["id"]}
         return None
 
