@@ -306,7 +306,7 @@ async def test_malformed_lobby_changes_change_nothing(
 
 async def test_a_computer_level_that_is_not_text_is_a_bad_option(setup: Setup) -> None:
     """An unhashable level used to raise TypeError from the ``in`` test."""
-    for level in (["easy"], None, "expert"):
+    for level in (["easy"], None, "grandmaster"):
         await setup.refused(
             lambda level=level: setup.service.add_computer(setup.lobby, CEM.id, level),
             IllegalAction,

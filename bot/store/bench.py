@@ -143,6 +143,12 @@ def stopped_by_signals() -> Iterator[None]:
     }
     try:
         yield
+    except BaseException as error:
+        if received and not isinstance(error, BenchStopped):
+            # The signal landed inside a library that turned it into its own error
+            # (asyncpg: "not enough values to unpack"): the bench was still stopped.
+            raise BenchStopped(received[0]) from error
+        raise
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
