@@ -165,3 +165,20 @@ def test_the_suite_plays_the_issues_three_tables(capsys: pytest.CaptureFixture[s
     for table in tables:
         assert table["games"] == 1 and "expert" in table["levels"]
         assert sum(row["wins"] for row in table["levels"].values()) == 1
+
+
+def test_the_expert_does_not_ask_again_and_again_for_a_scarce_house() -> None:
+    """A game of the tournament (``--suite expert --seed 24``, table 3, game 131) once never
+    ended: the expert asked for a house the bank was short of, which starts an auction in
+    which it bid nothing, and asked again. It now ends."""
+    lineup = ["simple", "expert", "strong", "simple"]
+    seats = [(f"p{i}", level) for i, level in enumerate(lineup)]
+    state = new_game(seats, seed=24 * 1_000_003 + 131, rules=Rules.from_preset("classic"))
+    players = {seat: make_player(level) for seat, level in enumerate(lineup)}
+    for _ in range(20_000):
+        if state.phase == "over" or state.turn > 500:
+            break
+        action = next_action(state, players)
+        assert action is not None
+        apply_action(state, action)
+    assert state.phase == "over" or state.turn > 500

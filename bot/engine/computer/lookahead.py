@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.engine import auctions
+from bot.engine import auctions, buildings
 from bot.engine.computer.playouts import Budget, act, compare
 from bot.engine.computer.strong import StrongPlayer, _legal, _scale
 from bot.engine.computer.valuation import completes_group, opponents
@@ -165,7 +165,9 @@ class LookaheadPlayer(StrongPlayer):
             # going below it (a complete group earns most with three houses, early).
             cash = state.players[seat].cash
             square = self._best_build(state, seat, cash - BOLD_RESERVE * _scale(state))
-            if square is None:
+            if square is None or _auctioned(state, seat, square):
+                # A scarce building goes to auction, where it bids only above its reserve:
+                # asking for one it would not bid on would ask again and again.
                 return None
             bold = {"type": "build", "player": seat, "square": square}
             end = {"type": "end_turn", "player": seat}
@@ -203,6 +205,12 @@ class LookaheadPlayer(StrongPlayer):
             _SALT_TRADE * 997 + trade["id"],
         )
         return accepted > declined + self.margin(state)
+
+
+def _auctioned(state: GameState, seat: int, square: int) -> bool:
+    """True if building on ``square`` now starts an auction (the bank is short)."""
+    kind = buildings.check_build(state, seat, square)
+    return bool(buildings.shortage_rivals(state, seat, kind))
 
 
 def _settle_auction(state: GameState, winner: int) -> None:
