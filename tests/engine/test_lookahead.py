@@ -20,7 +20,7 @@ import pytest
 
 from bot.cli import main
 from bot.engine.computer import make_player, next_action
-from bot.engine.computer.lookahead import LookaheadPlayer
+from bot.engine.computer.lookahead import LOOKS, LookaheadPlayer
 from bot.engine.computer.playouts import Budget, act, compare, nothing, playout_seeds
 from bot.engine.computer.tournament import tournament
 from bot.engine.game import apply_action, new_game
@@ -124,6 +124,8 @@ def test_the_expert_never_hands_a_group_over_cheaply(pittance: int) -> None:
 
 
 def test_an_auction_limit_is_worked_out_once_per_auction() -> None:
+    """With the auction look on (off by default: measured worse), the futures are played
+    once per auction, not at every raise."""
     state = play(["strong", "strong", "strong"], seed=5, actions=10)
     for _ in range(2000):
         if state.phase == "auction" and state.auction and state.auction["kind"] == "lot":
@@ -131,7 +133,7 @@ def test_an_auction_limit_is_worked_out_once_per_auction() -> None:
         apply_action(state, next_action(state, {s: make_player("strong") for s in range(3)}))
     else:
         pytest.skip("no auction in this game")
-    expert = LookaheadPlayer(SMALL)
+    expert = LookaheadPlayer(SMALL, looks=LOOKS | {"auction"})
     seat = state.auction["bidders"][0]
     first = expert.bid_limit(state, seat)
     assert len(expert._limits) == 1

@@ -7,8 +7,11 @@ engine (:mod:`.playouts`, the same seeded futures for every option) and takes th
 option whose futures score best:
 
 * **Buying** — buy, or let the lot go to auction.
-* **Auctions** — the most it bids for a lot is what owning it is worth in the futures
-  against the rival who would otherwise get it (computed once per auction).
+* **Auctions** (off by default, ``looks`` must name ``"auction"``) — the most it bids for a
+  lot is what owning it is worth in the futures against the rival who would otherwise get
+  it (once per auction). Measured worse than the strong player's limit: 18.7 % of 300
+  games against three strong players with it, 24.3 % with no look at all, so the expert
+  bids as the strong player does.
 * **Jail** — leave now (card or bail) or throw for doubles.
 * **Building** — where the strong player would keep its reserve, whether a house now
   (down to a small reserve) beats keeping the cash.
@@ -48,8 +51,8 @@ TRADE_BUDGET = Budget(playouts=32, rounds=8)
 _SALT_BUY, _SALT_AUCTION, _SALT_JAIL, _SALT_BUILD, _SALT_TRADE = range(1, 6)
 
 
-#: The decisions settled by futures (fewer for experiments: the rest are the strong player's).
-LOOKS = frozenset({"buy", "auction", "jail", "build", "accept"})
+#: The decisions settled by futures by default (the rest are the strong player's).
+LOOKS = frozenset({"buy", "jail", "build", "accept"})
 
 
 class LookaheadPlayer(StrongPlayer):
