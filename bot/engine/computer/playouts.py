@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.engine.computer.valuation import lot_income
+from bot.engine.errors import IllegalAction
 from bot.engine.game import apply_action
 from bot.engine.rng import SplitMix64
 from bot.engine.simple_players import SimplePlayer, next_simple_action
@@ -118,7 +119,7 @@ def compare(
             future.record_events = False  # nobody reads a future's events
             try:
                 choice(future)
-            except Exception:  # noqa: BLE001 - an illegal choice is simply not taken
+            except IllegalAction:  # an illegal choice is simply not taken
                 total = float("-inf")
                 break
             total += score(play_out(future, seed, turns), seat)
