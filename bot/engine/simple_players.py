@@ -80,7 +80,7 @@ class SimplePlayer:
                 continue
             if state.phase not in MANAGE_PHASES:
                 continue  # trades are answered once the auction or choice is over
-            if self._likes(state, seat, trade) and _legal(trades.check_trade, state, trade):
+            if self.likes(state, seat, trade) and _legal(trades.check_trade, state, trade):
                 return {"type": "accept_trade", "player": seat, "trade": trade["id"]}
             return {"type": "decline_trade", "player": seat, "trade": trade["id"]}
         return None
@@ -188,7 +188,8 @@ class SimplePlayer:
             return action
         return None
 
-    def _likes(self, state: GameState, seat: int, trade: dict[str, Any]) -> bool:
+    def likes(self, state: GameState, seat: int, trade: dict[str, Any]) -> bool:
+        """True if ``seat`` accepts ``trade`` by printed prices (a premium for a group)."""
         give, get = trade["give"], trade["get"]  # from the proposer's side
         offered = give["cash"] + sum(_lot_worth(state, i) for i in give["lots"])
         asked = get["cash"] + sum(_lot_worth(state, i) for i in get["lots"])

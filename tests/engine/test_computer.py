@@ -39,9 +39,10 @@ from bot.engine import game as game_module
 from bot.engine.board import load_board
 from bot.engine.computer import LEVELS, ComputerPlayer, make_player, next_action
 from bot.engine.computer import frequencies as frequencies_module
+from bot.engine.computer.deals import chance_gain
 from bot.engine.computer.easy import EasyPlayer
 from bot.engine.computer.frequencies import landing_frequencies
-from bot.engine.computer.lookahead import BOLD_RESERVE, LookaheadPlayer
+from bot.engine.computer.lookahead import BOLD_RESERVE, PROPOSE_EDGE, LookaheadPlayer
 from bot.engine.computer.strong import MUTUAL_SHARE, TRADE_MARGIN, StrongPlayer
 from bot.engine.computer.valuation import completes_group, unowned_share
 from bot.engine.errors import IllegalAction
@@ -167,13 +168,13 @@ class Table:
                 reserve = BOLD_RESERVE * state.board.start_money / 1500
             assert cash - state.board.squares[square].house_cost >= reserve
         elif kind == "propose_trade":
-            self.check_proposal(action)
+            self.check_proposal(player, action)
 
-    def check_proposal(self, action: dict[str, Any]) -> None:
+    def check_proposal(self, player: StrongPlayer, action: dict[str, Any]) -> None:
         state = self.state
         seat, partner = action["player"], action["to"]
         if action.get("counter_of") is not None:
-            self.check_counter(action)
+            self.check_counter(player, action)
             return
         key = json.dumps([partner, action["give"], action["get"]], sort_keys=True)
         # Never the same offer again in the turn in which it was declined ...
@@ -181,6 +182,26 @@ class Table:
         # ... nor a second offer in the same turn.
         assert all(t["from"] != seat or t["turn"] != state.turn for t in self.proposals)
         trade = {"from": seat, "to": partner, "give": action["give"], "get": action["get"]}
+        if isinstance(player, LookaheadPlayer):
+            # The expert offers what raises its chance to win, at a price a partner going by
+            # printed prices or one judging like the strong player accepts.
+            assert chance_gain(state, seat, trade) >= PROPOSE_EDGE, action
+            assert SimplePlayer().likes(state, partner, trade) or STRONG.likes(
+                state, partner, trade
+            ), action
+            if completes_group(state, partner, action["give"]["lots"]):
+                assert completes_group(state, seat, action["get"]["lots"]), action
+        else:
+            self.check_strong_proposal(seat, partner, trade, action)
+        self.proposals.append(
+            {"id": state.next_trade_id, "from": seat, "turn": state.turn, "key": key}
+        )
+
+    def check_strong_proposal(
+        self, seat: int, partner: int, trade: dict[str, Any], action: dict[str, Any]
+    ) -> None:
+        """The strong player offers what gains it money by its valuation, and the partner too."""
+        state = self.state
         mine, theirs = STRONG.trade_gains(state, trade)
         assert mine >= TRADE_MARGIN and theirs > 0, action
         if completes_group(state, partner, action["give"]["lots"]):
@@ -188,11 +209,8 @@ class Table:
             # only when ours is worth about as much (MUTUAL_SHARE) - "fair compensation".
             assert completes_group(state, seat, action["get"]["lots"]), action
             assert mine >= MUTUAL_SHARE * theirs, ("the partner's group is worth more", action)
-        self.proposals.append(
-            {"id": state.next_trade_id, "from": seat, "turn": state.turn, "key": key}
-        )
 
-    def check_counter(self, action: dict[str, Any]) -> None:
+    def check_counter(self, player: StrongPlayer, action: dict[str, Any]) -> None:
         """A counter-offer answers an offer to the player, at most twice in a chain, with
         terms the player itself would accept (``likes`` keeps the rule on groups)."""
         state = self.state
@@ -201,7 +219,7 @@ class Table:
         assert (original["to"], original["from"]) == (seat, partner)
         assert original.get("round", 1) <= 3, "a third counter-offer in one chain"
         as_offered = {"from": partner, "to": seat, "give": action["get"], "get": action["give"]}
-        assert STRONG.likes(state, seat, as_offered), action
+        assert player.likes(state, seat, as_offered), action
 
     def play(self, limit: int | None = None) -> GameState:
         """Play to the end (or ``limit`` actions); the host ends it after ``TURN_CAP`` turns."""

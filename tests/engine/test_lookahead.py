@@ -1,4 +1,5 @@
-"""The look-ahead computer player, level ``expert`` (issue 24, "A player that looks ahead").
+"""The expert computer player's futures and its game-wide properties (issue 24, "A player
+that looks ahead"). Its trades by the win model: ``test_win_model.py``.
 
 The issue asks for a player that decides "buy or not, the auction limit, which trade to
 propose or accept, when to build and when to leave jail — by comparing short simulated
@@ -54,9 +55,12 @@ def test_the_same_seed_gives_the_same_game() -> None:
     assert first.turn > 20  # far enough for buys, auctions and jail to have been decided
 
 
-def test_deciding_changes_nothing_in_the_game() -> None:
+@pytest.mark.parametrize(
+    "looks", [LOOKS, LOOKS | {"buy", "jail", "build", "accept", "auction"}], ids=["default", "all"]
+)
+def test_deciding_changes_nothing_in_the_game(looks: frozenset[str]) -> None:
     state = play(["strong", "strong", "strong"], seed=2, actions=200)
-    expert = LookaheadPlayer(SMALL)
+    expert = LookaheadPlayer(SMALL, looks=looks)
     for _ in range(60):
         if state.phase == "over":
             break

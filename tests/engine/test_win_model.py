@@ -28,6 +28,7 @@ from bot.engine.computer.winmodel import FEATURES, chances, features, weights
 from bot.engine.computer.winmodel_training import fit, log_likelihood, play_and_sample
 from bot.engine.rng import SplitMix64
 from bot.engine.rules import Rules
+from bot.engine.simple_players import SimplePlayer
 from tests.engine.conftest import (
     BADSTRASSE,
     CHAUSSEESTRASSE,
@@ -143,3 +144,50 @@ def test_offers_are_deterministic() -> None:
     first = make_player("expert").propose(_swap_table(), 0)
     second = make_player("expert").propose(_swap_table(), 0)
     assert first == second
+
+
+def test_an_offer_opens_at_the_price_a_price_minded_partner_accepts() -> None:
+    """The offer opens low: at the least cash a partner going by printed prices accepts, if
+    that is below what a partner judging like the strong player wants (who then counters)."""
+    state = _swap_table()
+    expert = LookaheadPlayer()
+    offer = expert.propose(state, 0)
+    assert offer is not None
+    trade = {k: offer[k] for k in ("give", "get", "to")} | {"from": 0}
+    assert SimplePlayer().likes(state, offer["to"], trade) or StrongPlayer().likes(
+        state, offer["to"], trade
+    )
+    fair = LookaheadPlayer(looks=frozenset({"offers", "answers"})).propose(state, 0)
+    assert fair is not None and fair["get"]["lots"] == offer["get"]["lots"]
+    assert (
+        offer["give"]["cash"] - offer["get"]["cash"] <= fair["give"]["cash"] - fair["get"]["cash"]
+    )
+
+
+def _offer_to_expert(give: dict, get: dict) -> tuple:
+    state = _swap_table()
+    apply_action(
+        state,
+        {
+            "type": "propose_trade",
+            "player": 1,
+            "to": 0,
+            "give": {"jail_cards": [], **give},
+            "get": {"jail_cards": [], **get},
+        },
+    )
+    return state, LookaheadPlayer().respond_to_offers(state, 0)
+
+
+def test_the_expert_accepts_what_raises_its_chance() -> None:
+    state, answer = _offer_to_expert({"cash": 100, "lots": [TURMSTRASSE]}, {"cash": 0, "lots": []})
+    assert answer == {"type": "accept_trade", "player": 0, "trade": state.trades[0]["id"]}
+
+
+def test_the_expert_refuses_what_lowers_its_chance() -> None:
+    """Schlossallee for 10 € would complete dark blue for the partner: declined or countered,
+    never accepted (the strong player's floor: no group for the partner cheaply)."""
+    state, answer = _offer_to_expert({"cash": 10, "lots": []}, {"cash": 0, "lots": [SCHLOSSALLEE]})
+    assert answer is not None and answer["type"] in ("decline_trade", "propose_trade")
+    if answer["type"] == "propose_trade":
+        assert answer["counter_of"] == state.trades[0]["id"]

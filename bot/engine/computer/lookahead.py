@@ -1,32 +1,40 @@
-"""The look-ahead computer player (level ``expert``): the strong player, but the choices
-that matter are settled by short simulated futures.
+"""The expert computer player: the strong player, but trades are judged by the chance to
+win, and some choices can be settled by short simulated futures.
 
-It plays like :class:`~.strong.StrongPlayer` (its valuation, reserve and habits), and
-where a choice shapes the game it plays each option forward a few rounds on the pure
-engine (:mod:`.playouts`, the same seeded futures for every option) and takes the
-option whose futures score best:
+It plays like :class:`~.strong.StrongPlayer` (its valuation, reserve and habits). Where
+the game is decided between good players — who completes a colour group first and can
+build on it, which only trades bring about — it asks a learned model of the chance to win
+(:mod:`.winmodel`, fitted on seeded games) instead of the money valuation:
 
-* **Buying** — buy, or let the lot go to auction.
-* **Auctions** (off by default, ``looks`` must name ``"auction"``) — the most it bids for a
-  lot is what owning it is worth in the futures against the rival who would otherwise get
-  it (once per auction). Measured worse than the strong player's limit: 18.7 % of 300
-  games against three strong players with it, 24.3 % with no look at all, so the expert
-  bids as the strong player does.
-* **Jail** — leave now (card or bail) or throw for doubles.
-* **Building** — where the strong player would keep its reserve, whether a house now
-  (down to a small reserve) beats keeping the cash.
-* **Trades offered** — accept or decline by the futures, but never a trade that hands
-  the partner a complete group without at least as much in return (the strong player's
-  rule, kept as a floor: a human must not get a monopoly cheaply).
-* **Trades proposed** — the strong player's offers, as they are. Choosing among more
-  offers (cash of several sizes, swaps) by their futures was measured and dropped: with
-  it the expert won 32 % of 100 games against three simple players, without it 52 %.
-  A group completed by a trade pays off over more rounds than a playout lasts, and the
-  partner's answer is a guess.
+* **Trades proposed** (look ``"offers"``) — every swap of one lot for one lot and every
+  cash offer for a lot, with the least cash a partner judging like the strong player
+  accepts (the partner model); the one that raises its chance to win most, if by
+  :data:`PROPOSE_EDGE` (:func:`~.deals.best_proposal`). Never a group for the partner
+  unless the swap completes one for the expert too.
+* **Opening low** (look ``"open_low"``) — the offer opens at the price a partner who goes
+  by printed prices accepts, if that is lower; a partner who wants more counters.
+* **Trades offered** (look ``"answers"``) — accepted when they raise its chance to win by
+  :data:`ACCEPT_EDGE`, but never a trade that hands the partner a complete group without
+  at least as much in return by the valuation (the strong player's rule, kept as a floor:
+  a human must not get a monopoly cheaply). A refused offer gets the nearest counter-offer
+  that passes this test (:mod:`.counter`).
 
-Decisions the futures would not change (rolling, paying a debt, placing a building)
-are the strong player's. Deterministic for a given game; the work per decision is a
-fixed number of simulated turns (:class:`~.playouts.Budget`).
+Measured (``monopoly-bot tournament --suite expert``, see docs/computer-players.md):
+these trades lift it from on par with the strong player to well above it.
+
+The futures (:mod:`.playouts`: each option played forward a few rounds on the pure engine
+with the simple players, the same seeded futures for every option) can settle other
+choices; each is a look, off by default because measured it did not win more:
+
+* ``"buy"`` — buy, or let the lot go to auction;
+* ``"auction"`` — the most it bids for a lot (measured worse: 18.7 % against 24.3 %);
+* ``"jail"`` — leave now (card or bail) or throw for doubles;
+* ``"build"`` — a house below the strong player's reserve, or keep the cash;
+* ``"accept"`` — accept or decline a trade by its futures (the win model replaced it).
+
+Decisions the looks do not change (rolling, paying a debt, placing a building) are the
+strong player's. Deterministic for a given game; the work per decision is bounded by a
+fixed number of candidates and simulated turns, never by the clock.
 """
 
 from __future__ import annotations
@@ -39,9 +47,12 @@ from bot.engine.computer.playouts import Budget, act, compare
 from bot.engine.computer.strong import StrongPlayer, _legal, _scale
 from bot.engine.computer.valuation import completes_group, opponents
 from bot.engine.game import apply_action, check_pay_bail
+from bot.engine.simple_players import SimplePlayer
 from bot.engine.state import GameState
 
 Action = dict[str, Any]
+#: The price-minded partner offers open with.
+_SIMPLE = SimplePlayer()
 #: How much better (in money) an option's futures must score to beat the default.
 EDGE = 10
 #: How much a trade must raise the chance to win (by the win model) to be offered.
@@ -207,7 +218,7 @@ class LookaheadPlayer(StrongPlayer):
     @staticmethod
     def _cheap_partner_accepts(state: GameState, partner: int, trade: dict[str, Any]) -> bool:
         """A partner who goes by printed prices (the simple player): where offers open."""
-        return _SIMPLE._likes(state, partner, trade)
+        return _SIMPLE.likes(state, partner, trade)
 
     def likes(self, state: GameState, seat: int, trade: dict[str, Any]) -> bool:
         """Accept ``trade`` if its futures beat declining by the trade margin.
@@ -241,11 +252,6 @@ class LookaheadPlayer(StrongPlayer):
             _SALT_TRADE * 997 + trade["id"],
         )
         return accepted > declined + self.margin(state)
-
-
-from bot.engine.simple_players import SimplePlayer  # noqa: E402
-
-_SIMPLE = SimplePlayer()
 
 
 def _auctioned(state: GameState, seat: int, square: int) -> bool:
