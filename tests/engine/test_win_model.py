@@ -120,12 +120,12 @@ def _swap_table():
 def test_an_offer_is_legal_acceptable_and_raises_the_chance() -> None:
     state = _swap_table()
     before = state.to_json()
-    expert = LookaheadPlayer()
+    expert = LookaheadPlayer(looks=frozenset({"offers", "answers"}))  # no opening low
     offer = expert.propose(state, 0)
     assert state.to_json() == before  # deciding changes nothing
     assert offer is not None and offer["type"] == "propose_trade"
     trade = {k: offer[k] for k in ("give", "get", "to")} | {"from": 0}
-    assert StrongPlayer().likes(state, offer["to"], trade)
+    assert StrongPlayer().likes(state, offer["to"], trade)  # the partner model accepts it
     assert chance_gain(state, 0, trade) > 0
     # A group for the partner only in a swap that completes one for the expert too.
     if completes_group(state, offer["to"], offer["give"]["lots"]):
