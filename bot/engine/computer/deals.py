@@ -35,7 +35,7 @@ def after_trade(state: GameState, trade: Trade) -> tuple[list[int | None], list[
     """The owners and everyone's cash after ``trade`` (interest on mortgaged lots paid)."""
     giver, taker = trade["from"], trade["to"]
     give, get = trade["give"], trade["get"]
-    owner = list(state.owner)
+    owner: list[int | None] = list(state.owner)
     cash = [p.cash for p in state.players]
     for square in give["lots"]:
         owner[square] = taker

@@ -104,7 +104,8 @@ def features(
                     cost += info.mortgage * 1.1
             row[4] += upside / scale
             if cost > 0:
-                row[5] += upside / scale * min(1.0, max(0.0, cash[first]) / cost)
+                money = max(0.0, cash[first])  # type: ignore[index]  # (first is a seat here)
+                row[5] += upside / scale * min(1.0, money / cost)
             continue
         counts: dict[int, int] = {}
         for h in holders:
@@ -116,9 +117,10 @@ def features(
                 row[7] += 1
     railroad_counts: dict[int, int] = {}
     for i in board.property_indices:
-        seat = owner[i]
-        if seat is None or seat < 0:
+        holder = owner[i]
+        if holder is None or holder < 0:
             continue
+        seat = holder
         row = rows[seat]
         if row is None:
             continue

@@ -90,10 +90,10 @@ def log_likelihood(samples: Sequence[Sample], w: Sequence[float]) -> float:
     """The mean log-probability the model gives the actual winner."""
     total = 0.0
     for rows, winner in samples:
-        scores = utilities(rows, w)
-        top = max(scores)  # type: ignore[type-var]
-        norm = top + math.log(sum(math.exp(u - top) for u in scores))  # type: ignore[operator]
-        total += scores[winner] - norm  # type: ignore[operator]
+        scores = [u for u in utilities(rows, w) if u is not None]  # every row is a seat in
+        top = max(scores)
+        norm = top + math.log(sum(math.exp(u - top) for u in scores))
+        total += scores[winner] - norm
     return total / len(samples)
 
 
