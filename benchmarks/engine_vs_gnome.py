@@ -20,6 +20,10 @@ turns per second for its play alone are printed as well.
 
 The two runs alternate ``--repeat`` times and the best run of each side counts (best of
 k: the least disturbed by whatever else the machine does).
+
+``--engine compiled`` runs our engine compiled with mypyc (``monopoly-bot build-engine``
+first; the same games, faster); ``--engine pure`` the pure Python one; by default, the
+one ``MONOPOLY_ENGINE`` chooses, as for ``monopoly-bot bench``.
 """
 
 # ruff: noqa: T201 - a command-line script: it prints its figures
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import venv
@@ -82,6 +87,21 @@ def run_gnome(python: Path, games: int, seed: int) -> Run:
     return Run(raw["games"], raw["turns"], raw["seconds"], play_seconds=raw["play_seconds"])
 
 
+def choose_engine(engine: str | None) -> str:
+    """Set ``MONOPOLY_ENGINE`` to ``engine`` (None: leave it as it is) before our engine is
+    imported, and return which engine runs: ``pure`` or ``compiled``. Asked for the
+    compiled one without a build for the current sources, exit with a message."""
+    if engine is not None:
+        os.environ["MONOPOLY_ENGINE"] = engine
+    sys.path.insert(0, str(ROOT))
+    from bot.engine import compiled
+
+    kind = compiled.engine_kind()
+    if engine == "compiled" and kind != "compiled":
+        sys.exit("engine_vs_gnome.py: no compiled engine for these sources (build-engine)")
+    return kind
+
+
 def run_ours(games: int, seed: int) -> Run:
     """Play ``games`` of our engine's simple players (``monopoly-bot bench``)."""
     sys.path.insert(0, str(ROOT))
@@ -100,7 +120,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--venv", type=Path, default=DEFAULT_VENV, help="GNOME's venv")
     parser.add_argument("--gnome-python", type=Path, help="use this Python with GNOME installed")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--engine",
+        choices=("pure", "compiled"),
+        default=None,
+        help="our engine: pure Python, or compiled with mypyc (monopoly-bot build-engine "
+        "first); default: as MONOPOLY_ENGINE says",
+    )
     args = parser.parse_args(argv)
+    engine = choose_engine(args.engine)
 
     python = args.gnome_python or gnome_python(args.venv)
     ours: list[Run] = []
@@ -115,6 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         "games": args.games,
         "seed": args.seed,
         "repeat": args.repeat,
+        "ours_engine": engine,
         "ours_turns_per_s": round(best_ours.turns_per_second),
         "ours_throws_per_s": round(best_ours.throws / best_ours.seconds),
         "ours_mean_turns": round(best_ours.turns / best_ours.games, 1),
@@ -132,7 +161,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.games} four-player games per run, seed {args.seed}, best of {args.repeat}")
     print(
         f"  ours : {figures['ours_turns_per_s']:>8,} turns/s "
-        f"({figures['ours_throws_per_s']:,} throws/s, {figures['ours_mean_turns']} turns/game)"
+        f"({figures['ours_throws_per_s']:,} throws/s, {figures['ours_mean_turns']} turns/game, "
+        f"{engine} engine)"
     )
     print(
         f"  GNOME: {figures['gnome_turns_per_s']:>8,} turns/s "

@@ -24,7 +24,11 @@ CARD_BENCH_GAMES = 100
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    """``monopoly-bot bench``: the engine's speed (the store's, images' or card game's)."""
+    """``monopoly-bot bench``: the engine's speed (the store's, images' or card game's).
+
+    The engine's bench names which engine ran, ``engine: pure`` or ``engine: compiled``
+    (``MONOPOLY_ENGINE``, :mod:`bot.engine.compiled`), on stderr.
+    """
     if args.store:
         return _cmd_bench_store(args)
     if args.render or args.recap or args.viewer:
@@ -33,10 +37,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
         return _cmd_bench_cards(args)
     if args.week:
         return _cmd_bench_week(args)
+    from bot.engine import compiled
     from bot.engine.simulate import simulate
 
     if players_refused(args):
         return 2
+    # On stderr: the summary line on stdout stays the one line scripts parse.
+    print(f"engine: {compiled.engine_kind()}", file=sys.stderr)
 
     games = ENGINE_BENCH_GAMES if args.games is None else args.games
     result = simulate(games, args.players, args.seed, rules=game_rules(args))

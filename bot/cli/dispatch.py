@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.cli.backups import cmd_backup, cmd_restore
 from bot.cli.bench import cmd_bench
+from bot.cli.build_engine import cmd_build_engine
 from bot.cli.export import cmd_export, cmd_verify
 from bot.cli.invite import cmd_invite
 from bot.cli.parser import build_parser
@@ -32,5 +33,6 @@ def main(argv: list[str] | None = None) -> int:
         "verify": cmd_verify,
         "tournament": cmd_tournament,
         "bench": cmd_bench,
+        "build-engine": cmd_build_engine,
     }[command]
     return handler(args)

@@ -25,7 +25,7 @@ DESCRIPTION = (
     "The ``monopoly-bot`` command: run the bot, sync its commands, print its invite link,\n"
     "show the store's status, "
     "check the running bot's health, simulate games, replay scenarios,\nexport a "
-    "finished game and verify its dice, benchmark."
+    "finished game and verify its dice, benchmark,\ncompile the engine."
 )
 
 
@@ -288,6 +288,23 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="a simulated week of four tables with absent members in two time zones: how "
         "often the safe default plays, before and after quiet hours, jokers and orders",
+    )
+
+    build_engine = sub.add_parser(
+        "build-engine",
+        help="compile the engine with mypyc (optional; needs the [compiled] extra and a C "
+        "compiler), then run it with MONOPOLY_ENGINE=compiled",
+    )
+    build_engine.add_argument(
+        "--build-dir",
+        default=None,
+        metavar="DIR",
+        help="where builds go (default MONOPOLY_ENGINE_BUILD_DIR, else "
+        "$XDG_CACHE_HOME/monopoly-bot or ~/.cache/monopoly-bot); the bot reads "
+        "MONOPOLY_ENGINE_BUILD_DIR",
+    )
+    build_engine.add_argument(
+        "--force", action="store_true", help="build again even if the build is up to date"
     )
     return parser
 

@@ -142,11 +142,12 @@ def build(state: GameState, seat: int, square: int) -> None:
     place(state, seat, square, kind)
 
 
-def settle_won_building(state: GameState) -> None:
+def settle_won_building(state: GameState) -> bool:
     """Refund a won building that its buyer can no longer place.
 
     A bidder may mortgage or sell during the auction and so lose every legal
     place for the building; the purchase is then void and the bid is repaid.
+    True if the building still waits to be placed, False if it was refunded.
     """
     pending = state.pending_building
     assert pending is not None
@@ -158,10 +159,11 @@ def settle_won_building(state: GameState) -> None:
             and build_problem(state, seat, square, placing=True) is None
             and next_building(state, square) == kind
         ):
-            return
+            return True
     state.pending_building = None
     transfer(state, BANK, seat, pending["price"], "building_refund")
     state.emit("building_refunded", player=seat, building=kind)
+    return False
 
 
 def place(state: GameState, seat: int, square: int, kind: str) -> None:

@@ -37,11 +37,11 @@ def settle(state: GameState) -> None:
             start_next_queued_auction(state)
             state.phase = "auction"
             return
-        if state.pending_building is not None:
-            settle_won_building(state)
-            if state.pending_building is not None:
-                state.phase = "place_building"
-                return
+        # (Not a second look at state.pending_building after the call: mypy would still
+        # take it for not None, and the engine compiled with mypyc would fail on None.)
+        if state.pending_building is not None and settle_won_building(state):
+            state.phase = "place_building"
+            return
         if state.pending_buy is not None:
             state.phase = "buy"
             return

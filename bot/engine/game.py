@@ -114,11 +114,12 @@ def _starting_player(state: GameState) -> int:
     return contenders[0]
 
 
-def apply_action(state: GameState, action: dict[str, Any]) -> list[dict[str, Any]]:
+def apply_action(state: GameState, action: Any) -> list[dict[str, Any]]:
     """Apply ``action`` (a dict with ``type`` and ``player``) and return its events.
 
     Raises :class:`IllegalAction` and leaves the state unchanged if the rules do
-    not allow the action now.
+    not allow the action now, also for an ``action`` that is no dict (hence ``Any``:
+    compiled with mypyc, a ``dict`` parameter would raise TypeError first).
     """
     if type(action) is not dict:
         raise IllegalAction("bad_action")

@@ -119,6 +119,11 @@ class Rules:
             return whole + 1
         return whole
 
+    def __reduce__(self) -> tuple[type[Rules], tuple[Any, ...]]:
+        """Pickled (to a tournament's processes) as a call of the constructor: compiled
+        with mypyc, the frozen class cannot be restored field by field."""
+        return (Rules, tuple(getattr(self, name) for name in _FIELD_NAMES))
+
     def to_dict(self) -> dict[str, Any]:
         """The settings as a plain dict (canonical JSON)."""
         # Every value is a plain scalar, so this is cheaper than dataclasses.asdict.

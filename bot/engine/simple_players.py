@@ -21,11 +21,18 @@ from bot.engine.game import MANAGE_PHASES, check_pay_bail
 from bot.engine.legal import waiting_for
 from bot.engine.state import BANK, HOTEL, GameState
 
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # mypy's: the pure engine runs without it (mypyc_attr does nothing)
+    from bot.engine.compiled import mypyc_attr
+
 Action = dict[str, Any]
 RESERVE = 100
 TRADE_EVERY = 7  # consider a trade offer on every 7th turn of the game
 
 
+# Subclassed in Python (the easy computer player, tests), also when compiled with mypyc.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SimplePlayer:
     """A rule-following player for simulations; ``jail`` is ``"leave"`` or ``"stay"``."""
 

@@ -19,20 +19,67 @@ BANK = -1
 POT = -2  # the Free Parking pot (house rule), a payee like the bank
 HOTEL = 5  # ``houses[i] == HOTEL`` means a hotel stands on square i
 
+#: The fields of a :class:`Player`, in the order of its canonical dict. (A module
+#: constant, not read back from ``__slots__``: compiled with mypyc, the engine's classes
+#: have none.)
+PLAYER_FIELDS: tuple[str, ...] = (
+    "id",
+    "name",
+    "cash",
+    "position",
+    "in_jail",
+    "jail_turns",
+    "jail_cards",
+    "bankrupt",
+)
+
+#: The fields of a :class:`GameState` (its ``__slots__``).
+GAME_FIELDS: tuple[str, ...] = (
+    "rules",
+    "board",
+    "players",
+    "owner",
+    "houses",
+    "mortgaged",
+    "mortgage_choices",
+    "bank_houses",
+    "bank_hotels",
+    "decks",
+    "rng",
+    "current",
+    "phase",
+    "turn",
+    "seq",
+    "doubles",
+    "may_roll",
+    "last_dice",
+    "pending_buy",
+    "pending_move",
+    "pending_choice",
+    "pending_building",
+    "auction",
+    "auction_queue",
+    "debts",
+    "lot_offer",
+    "trades",
+    "next_trade_id",
+    "proposed_on_turn",
+    "claims",
+    "winner",
+    "end_reason",
+    "standings",
+    "pot",
+    "time_up",
+    "dice_queue",
+    "events",
+    "record_events",
+)
+
 
 class Player:
     """One seat at the table."""
 
-    __slots__ = (
-        "id",
-        "name",
-        "cash",
-        "position",
-        "in_jail",
-        "jail_turns",
-        "jail_cards",
-        "bankrupt",
-    )
+    __slots__ = PLAYER_FIELDS
 
     def __init__(
         self,
@@ -56,7 +103,7 @@ class Player:
 
     def to_dict(self) -> dict[str, Any]:
         """Canonical dict of this player (its own copy of the jail-free cards)."""
-        raw = {name: getattr(self, name) for name in self.__slots__}
+        raw = {name: getattr(self, name) for name in PLAYER_FIELDS}
         raw["jail_cards"] = list(self.jail_cards)
         return raw
 
@@ -74,46 +121,7 @@ class GameState:
     still manage, then ends the turn) or ``over``.
     """
 
-    __slots__ = (
-        "rules",
-        "board",
-        "players",
-        "owner",
-        "houses",
-        "mortgaged",
-        "mortgage_choices",
-        "bank_houses",
-        "bank_hotels",
-        "decks",
-        "rng",
-        "current",
-        "phase",
-        "turn",
-        "seq",
-        "doubles",
-        "may_roll",
-        "last_dice",
-        "pending_buy",
-        "pending_move",
-        "pending_choice",
-        "pending_building",
-        "auction",
-        "auction_queue",
-        "debts",
-        "lot_offer",
-        "trades",
-        "next_trade_id",
-        "proposed_on_turn",
-        "claims",
-        "winner",
-        "end_reason",
-        "standings",
-        "pot",
-        "time_up",
-        "dice_queue",
-        "events",
-        "record_events",
-    )
+    __slots__ = GAME_FIELDS
 
     def __init__(self, rules: Rules, board: Board, players: list[Player], seed: int) -> None:
         self.rules = rules
@@ -260,7 +268,7 @@ class GameState:
         board = custom_board(custom) if custom is not None else load_board(raw["board"])
         players = [Player.from_dict(p) for p in raw["players"]]
         state = cls(rules, board, players, seed=0)
-        for key in cls.__slots__:
+        for key in GAME_FIELDS:
             if key in ("rules", "board", "players", "rng", "dice_queue", "events", "record_events"):
                 continue
             if key in raw:
@@ -281,10 +289,7 @@ class GameState:
         are shared, every list and dict is copied. Like the round trip, the copy
         starts without forced dice or events.
         """
-        new = GameState.__new__(GameState)
-        new.rules = self.rules
-        new.board = self.board
-        new.players = [
+        players = [
             Player(
                 p.id,
                 p.name,
@@ -297,6 +302,15 @@ class GameState:
             )
             for p in self.players
         ]
+        if _BLANK_BY_NEW:
+            new = GameState.__new__(GameState)
+            new.rules = self.rules
+            new.board = self.board
+            new.players = players
+        else:
+            # Compiled with mypyc, GameState.__new__ cannot make a blank one: through
+            # __init__ then, every field of which is replaced below.
+            new = GameState(self.rules, self.board, players, 0)
         new.owner = list(self.owner)
         new.houses = list(self.houses)
         new.mortgaged = list(self.mortgaged)
@@ -333,6 +347,11 @@ class GameState:
         new.events = []
         new.record_events = True
         return new
+
+
+#: Whether :meth:`GameState.copy` can start from a blank object (``GameState.__new__``,
+#: as a plain Python class can; cheaper than ``__init__``), not when compiled with mypyc.
+_BLANK_BY_NEW: bool = GameState.__new__ is object.__new__
 
 
 def _copy_json(value: Any) -> Any:

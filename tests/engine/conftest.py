@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot.engine import GameState, IllegalAction, apply_action
+from bot.engine import GameState, IllegalAction, apply_action, compiled_engine_active
 from bot.engine.scenario import SCENARIO_FORMAT, setup
 
 # Squares of the de_euro board used throughout the tests.
@@ -160,3 +160,10 @@ def deck_with_top(state: GameState, deck: str, *card_ids: int) -> list[int]:
     rest = [c for c in state.decks[deck] if c not in card_ids]
     state.decks[deck] = [*card_ids, *rest]
     return list(state.decks[deck])
+
+
+def pure_engine_only() -> None:
+    """Skip the test when the compiled engine runs (``MONOPOLY_ENGINE=compiled``): it patches
+    the engine's classes, which classes compiled with mypyc do not allow."""
+    if compiled_engine_active():
+        pytest.skip("patches the engine's classes, which the compiled engine does not allow")

@@ -116,6 +116,16 @@ def test_bench_prints_one_summary_line(capsys: pytest.CaptureFixture[str]) -> No
     assert sum(int(n) for n in endings.values()) == 10
 
 
+def test_bench_names_the_engine_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.engine import compiled_engine_active
+
+    assert main(["bench", "--games", "2", "--players", "4", "--seed", "0"]) == 0
+    out, err = capsys.readouterr()
+    assert BENCH_LINE.fullmatch(out.strip())
+    kind = "compiled" if compiled_engine_active() else "pure"
+    assert err.strip().splitlines() == [f"engine: {kind}"]
+
+
 # -- replay -------------------------------------------------------------------------------
 
 

@@ -69,6 +69,7 @@ from tests.engine.conftest import (
     act,
     game,
     owned,
+    pure_engine_only,
 )
 from tests.engine.test_preset_properties import check_payments, check_state, snapshot
 
@@ -1017,6 +1018,7 @@ def test_decisions_are_cheap_and_do_not_touch_the_state(
     simulates (``apply_action``, ``GameState.copy`` and the JSON forms are forbidden while
     deciding), none evaluates more than ``MAX_VALUATIONS`` positions, the landing
     frequencies are computed once per board, and no decision changes the state."""
+    pure_engine_only()
     rules = CONFIGS[config]
     board = rules.board
     landing_frequencies(board)

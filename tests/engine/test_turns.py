@@ -29,6 +29,7 @@ from tests.engine.conftest import (
     of_type,
     owned,
     payments,
+    pure_engine_only,
     refuse,
 )
 
@@ -37,6 +38,7 @@ from tests.engine.conftest import (
 
 def _forced_dice(monkeypatch: pytest.MonkeyPatch, dice: list[int]) -> list[int]:
     """Make every die of ``new_game`` come from ``dice`` (in order)."""
+    pure_engine_only()
     queue = list(dice)
     monkeypatch.setattr(GameState, "die", lambda self: queue.pop(0))
     return queue
