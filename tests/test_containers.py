@@ -604,13 +604,43 @@ def test_the_wheel_carries_every_data_file(pyproject: dict) -> None:
     assert not missing, f"not in the wheel (add them to package-data): {missing}"
 
 
+def _optional_imports(tree: ast.AST) -> set[int]:
+    """The import statements inside ``try: ... except ImportError`` (the code runs without
+    them, e.g. ``mypy_extensions`` only when the engine is compiled): their ``id``s."""
+    optional: set[int] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Try):
+            continue
+        caught = {
+            name.id
+            for handler in node.handlers
+            if handler.type is not None
+            for name in ast.walk(handler.type)
+            if isinstance(name, ast.Name)
+        }
+        if caught & {"ImportError", "ModuleNotFoundError"}:
+            optional |= {
+                id(inner)
+                for statement in node.body
+                for inner in ast.walk(statement)
+                if isinstance(inner, ast.Import | ast.ImportFrom)
+            }
+    return optional
+
+
 def imported_distributions() -> dict[str, set[str]]:
-    """Third-party distributions the bot's packages import: name -> importing files."""
+    """Third-party distributions the bot's packages import: name -> importing files.
+
+    Imports guarded by ``except ImportError`` are optional and not counted."""
     to_distributions = metadata.packages_distributions()
     found: dict[str, set[str]] = {}
     for package in PACKAGES:
         for path in (ROOT / package).rglob("*.py"):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            optional = _optional_imports(tree)
+            for node in ast.walk(tree):
+                if id(node) in optional:
+                    continue
                 if isinstance(node, ast.Import):
                     modules = [alias.name for alias in node.names]
                 elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
