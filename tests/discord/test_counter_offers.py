@@ -16,10 +16,12 @@ import pytest
 from bot.engine.scenario import SCENARIO_FORMAT, run
 from bot.i18n import t
 from cogs.ui.text import Narrator
-from tests.discord.helpers import Table, buttons, embed_text, fresh, still_thinking
+from tests.discord.helpers import Table, buttons, embed_text, fresh, seed_for, still_thinking
 
 pytest_plugins = ["tests.discord.helpers"]
 
+BADSTRASSE = 1
+TURMSTRASSE = 3
 SEESTRASSE = 11
 
 
@@ -36,9 +38,15 @@ def _component(message: Any, *parts: str) -> dict[str, Any]:
     return found[0]
 
 
-async def computer_game(table: Table) -> int:
-    """A running game of alice (2 000 €), the strong Computer 1 (seated as a lobby seats
-    it, owning Seestraße) and carol; Alice's turn. The game's id."""
+async def computer_game(
+    table: Table,
+    level: str = "strong",
+    lots: dict[int, int] | None = None,
+    seed: int | None = None,
+) -> int:
+    """A running game of alice (2 000 €), Computer 1 of ``level`` (seated as a lobby seats
+    it; by default owning Seestraße) and carol; Alice's turn. The game's id."""
+    owners = {SEESTRASSE: 1} if lots is None else lots
     raw = {
         "format": SCENARIO_FORMAT,
         "players": [
@@ -46,13 +54,15 @@ async def computer_game(table: Table) -> int:
             {"id": "cpu1", "name": "Computer 1"},
             {"id": str(table.carol.id), "name": "carol"},
         ],
-        "lots": {str(SEESTRASSE): {"owner": 1}},
+        "lots": {str(square): {"owner": owner} for square, owner in owners.items()},
     }
+    if seed is not None:
+        raw["seed"] = seed
     settings = {
         "host": table.alice.id,
         "players": [
             {"id": table.alice.id, "name": "alice"},
-            {"id": "cpu1", "name": "Computer 1", "computer": "strong"},
+            {"id": "cpu1", "name": "Computer 1", "computer": level},
             {"id": table.carol.id, "name": "carol"},
         ],
         "preset": "classic",
@@ -60,7 +70,7 @@ async def computer_game(table: Table) -> int:
         "theme": None,
         "max_players": 6,
         "computer": {"1": "seat"},
-        "computer_level": {"1": "strong"},
+        "computer_level": {"1": level},
     }
     row = await table.bot.store.create_game(
         table.guild.id, table.channel.id, run(raw), created_by=table.alice.id, settings=settings
@@ -132,6 +142,45 @@ async def test_a_computer_player_counters_a_cheap_offer_and_the_human_accepts(
     assert (state.players[0].cash, state.players[1].cash) == (2000 - price, 1500 + price)
     assert sum(p.cash for p in state.players) == total
     assert table.message(shown.id).content == t("de", "trade.status.accepted")
+    assert still_thinking(table) == []
+
+
+@pytest.mark.simcord(settle_timeout=5.0)
+async def test_the_expert_offers_a_human_the_trade_its_win_model_likes(table: Table) -> None:
+    """The expert (seated in the lobby) owns Badstraße, Alice the other brown street. On its
+    turn it offers her money for Turmstraße, opening at a price-minded player's price, in a
+    public offer with the usual buttons and within Discord's limits; she accepts, and the
+    expert has the group and she its money."""
+    lots = {BADSTRASSE: 1, TURMSTRASSE: 0}
+    game = await computer_game(table, "expert", lots, seed=seed_for((1, 3), (2, 2), (1, 3)))
+    # Alice throws onto the income tax and ends her turn: the expert's turn.
+    await table.alice.click(await table.turn_message(game), label=t("de", "button.roll"))
+    await table.alice.click(await table.turn_message(game), label=t("de", "button.end_turn"))
+    offer: dict[str, Any] | None = None
+    for _ in range(30):
+        await table.env.advance_time(2)
+        trades = (await table.state(game)).trades
+        if trades:
+            offer = trades[0]
+            break
+    assert offer is not None, "the expert made no offer"
+    assert (offer["from"], offer["to"], offer["get"]["lots"]) == (1, 0, [TURMSTRASSE])
+    shown = next(
+        m for m in table.bot_messages() if f"Handelsangebot #{offer['id']}" in embed_text(m)
+    )
+    assert f"<@{table.alice.id}>" in (shown.content or "")
+    assert {t("de", "trade.accept"), t("de", "trade.decline"), t("de", "trade.counter")} <= set(
+        buttons(shown)
+    )
+    for embed in shown.embeds:  # within Discord's limits
+        assert len(embed.title or "") <= 256 and len(embed.description or "") <= 4096
+        assert all(len(f.name) <= 256 and len(f.value) <= 1024 for f in embed.fields)
+    before = (await table.state(game)).players[0].cash
+    await table.alice.click(shown, label=t("de", "trade.accept"))
+    state = await table.state(game)
+    assert state.owner[TURMSTRASSE] == 1 and state.owner[BADSTRASSE] == 1
+    # Alice got the cash offered (the expert may have thrown again since: doubles).
+    assert state.players[0].cash == before + offer["give"]["cash"] - offer["get"]["cash"]
     assert still_thinking(table) == []
 
 
