@@ -57,7 +57,7 @@ _SIMPLE = SimplePlayer()
 EDGE = 10
 #: How much a trade must raise the chance to win (by the win model) to be offered.
 PROPOSE_EDGE = 0.01
-#: ... and to be accepted.
+#: How much a trade offered to it must raise its chance to win to be accepted.
 ACCEPT_EDGE = 0.005
 #: The least cash kept when building below the strong player's reserve (euro board).
 BOLD_RESERVE = 20
@@ -75,7 +75,7 @@ LOOKS = frozenset({"offers", "open_low", "answers"})
 
 
 class LookaheadPlayer(StrongPlayer):
-    """Settles the choices that matter by simulated futures (see the module docstring)."""
+    """Trades by the win model; other choices optionally by futures (see the module docstring)."""
 
     __slots__ = ("budget", "looks", "trade_budget", "_limits")
 
@@ -221,11 +221,12 @@ class LookaheadPlayer(StrongPlayer):
         return _SIMPLE.likes(state, partner, trade)
 
     def likes(self, state: GameState, seat: int, trade: dict[str, Any]) -> bool:
-        """Accept ``trade`` if its futures beat declining by the trade margin.
+        """Accept ``trade`` if it raises the chance to win by :data:`ACCEPT_EDGE` (look
+        ``"answers"``), or if its futures beat declining by the trade margin (look ``"accept"``).
 
         Never a trade that hands the partner a complete group without at least as much in
-        return by the valuation (the strong player's rule, kept as a floor), and never one
-        far off by the valuation (the futures are not played for it).
+        return by the valuation (the strong player's rule, kept as a floor); with the futures,
+        never one far off by the valuation either (the futures are not played for it).
         """
         if "answers" in self.looks:
             if completes_group(state, trade["from"], trade["get"]["lots"]) and not super().likes(
