@@ -1,14 +1,16 @@
 """The ``monopoly-bot`` command: run the bot, sync its commands, print its invite link, show
 the store's status, check the running bot's health, simulate games, replay scenarios,
-export a finished game and verify its dice, benchmark, compile the engine (optional).
+export a finished game and verify its dice, benchmark, compile the engine (optional), fit
+the expert's win model.
 
 The parser is :mod:`bot.cli.parser`, :func:`main` (:mod:`bot.cli.dispatch`) runs one
 subcommand's handler: :mod:`~bot.cli.run` (run, sync), :mod:`~bot.cli.invite`,
 :mod:`~bot.cli.status` (status, health; reading the store in
 :mod:`~bot.cli.status_rows`), :mod:`~bot.cli.store_copy`,
 :mod:`~bot.cli.export` (export, verify), :mod:`~bot.cli.simulate` (simulate, tournament,
-replay), :mod:`~bot.cli.bench` and :mod:`~bot.cli.build_engine`. This package only
-re-exports; its modules import each other, never this one.
+replay), :mod:`~bot.cli.bench`, :mod:`~bot.cli.build_engine` and
+:mod:`~bot.cli.train_win_model`. This package only re-exports; its modules import each
+other, never this one.
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ from bot.cli.run import cmd_run, cmd_sync
 from bot.cli.simulate import cmd_replay, cmd_simulate, cmd_tournament
 from bot.cli.status import cmd_health, cmd_status
 from bot.cli.store_copy import cmd_store
+from bot.cli.train_win_model import cmd_train_win_model
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,5 +35,6 @@ def main(argv: list[str] | None = None) -> int:
         "tournament": cmd_tournament,
         "bench": cmd_bench,
         "build-engine": cmd_build_engine,
+        "train-win-model": cmd_train_win_model,
     }[command]
     return handler(args)

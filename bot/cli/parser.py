@@ -306,6 +306,22 @@ def build_parser() -> argparse.ArgumentParser:
     build_engine.add_argument(
         "--force", action="store_true", help="build again even if the build is up to date"
     )
+    train = sub.add_parser(
+        "train-win-model",
+        help="fit the expert's win model on seeded games and write it (for maintainers)",
+    )
+    train.add_argument("--games", type=int, default=2800, help="games, split among the lineups")
+    train.add_argument("--seed", type=int, default=9)
+    train.add_argument("--jobs", type=int, default=1, help="processes (one core each)")
+    train.add_argument("--preset", default="classic")
+    train.add_argument(
+        "--lineups",
+        default=None,
+        help="lineups separated by ';' (levels by ','); default: the shipped model's tables",
+    )
+    train.add_argument(
+        "--output", default=None, metavar="FILE", help="default bot/engine/data/win_model.json"
+    )
     return parser
 
 

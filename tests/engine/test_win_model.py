@@ -15,9 +15,11 @@ from __future__ import annotations
 import json
 import math
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
+from bot.cli import main
 from bot.engine import apply_action
 from bot.engine.computer import make_player
 from bot.engine.computer.deals import after_trade, best_proposal, chance_gain
@@ -191,3 +193,17 @@ def test_the_expert_refuses_what_lowers_its_chance() -> None:
     assert answer is not None and answer["type"] in ("decline_trade", "propose_trade")
     if answer["type"] == "propose_trade":
         assert answer["counter_of"] == state.trades[0]["id"]
+
+
+def test_the_command_fits_and_writes_a_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``monopoly-bot train-win-model`` plays, fits and writes the file the engine reads."""
+    output = tmp_path / "model.json"
+    lineups = "strong,simple,simple;simple,simple,simple"
+    args = ["train-win-model", "--games", "10", "--seed", "3", "--lineups", lineups]
+    assert main([*args, "--output", str(output)]) == 0
+    model = json.loads(output.read_text(encoding="utf-8"))
+    assert model["features"] == list(FEATURES) and len(model["weights"]) == len(FEATURES)
+    assert model["trained_on"]["lineups"] == lineups.split(";")
+    assert json.loads(capsys.readouterr().out) == model["held_out"]

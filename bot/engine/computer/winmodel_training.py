@@ -1,19 +1,18 @@
 """Fitting the win model (:mod:`.winmodel`) on seeded games between computer players.
 
-``python -m bot.engine.computer.winmodel_training --games 2000 --seed 7 --jobs 2`` plays
-the games, samples every few turns the features of every seat still in the game and
-who won in the end, fits the conditional logit model by Newton's method and writes
-``bot/engine/data/win_model.json`` (with the held-out games' log-likelihood and how
-often the favourite won). Deterministic for a seed: the same games, the same weights.
+:func:`train` plays the games, samples every few turns the features of every seat still
+in the game and who won in the end, fits the conditional logit model by Newton's method
+and returns the model with the held-out games' log-likelihood and how often the
+favourite won; ``monopoly-bot train-win-model`` writes it to
+``bot/engine/data/win_model.json``. Deterministic for a seed: the same games, the same
+weights.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import math
 from collections.abc import Sequence
-from pathlib import Path
+from typing import Any
 
 from bot.engine.computer import ComputerPlayer, make_player, next_action
 from bot.engine.computer.winmodel import FEATURES, features, utilities
@@ -24,14 +23,17 @@ from bot.engine.rules import Rules
 Sample = tuple[list[list[float]], int]
 SAMPLE_EVERY = 4
 TURN_CAP = 500
-#: Tables the model learns from: the strong player's own, and with weaker players.
+#: Tables the shipped model learnt from: the strong player's own, with weaker players, and
+#: the expert's own (the model is refitted on the games its trades lead to).
 LINEUPS = (
     "strong,strong,strong,strong",
     "strong,strong,simple,simple",
     "strong,simple,simple,simple",
     "simple,simple,simple,simple",
+    "expert,strong,strong,strong",
+    "expert,strong,simple,simple",
+    "expert,simple,simple,simple",
 )
-OUTPUT = Path(__file__).resolve().parents[1] / "data" / "win_model.json"
 
 
 def play_and_sample(lineup: Sequence[str], seed: int, rules: Rules) -> list[Sample]:
@@ -159,56 +161,40 @@ def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     return x
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Play, fit and write the model (see the module docstring)."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--preset", default="classic")
-    parser.add_argument(
-        "--lineups",
-        default=";".join(LINEUPS),
-        help="lineups separated by ';' (levels by ','), the games split evenly among them",
-    )
-    parser.add_argument("--output", type=Path, default=OUTPUT)
-    args = parser.parse_args(argv)
-    rules = Rules.from_preset(args.preset)
-    lineups = [lineup.split(",") for lineup in args.lineups.split(";")]
-    per_lineup = args.games // len(lineups)
+def train(
+    lineups: Sequence[Sequence[str]], games: int, seed: int, rules: Rules, jobs: int = 1
+) -> dict[str, Any]:
+    """Play ``games`` split evenly among ``lineups``, fit on four fifths of each lineup's
+    games and judge the fit on the rest: the model as ``win_model.json`` holds it."""
+    per_lineup = games // len(lineups)
     held_out = max(1, per_lineup // 5)
-    train: list[Sample] = []
-    test: list[Sample] = []
+    train_set: list[Sample] = []
+    test_set: list[Sample] = []
     for number, lineup in enumerate(lineups):
-        seed = args.seed * 1009 + number
-        train += collect(lineup, range(per_lineup - held_out), seed, rules, args.jobs)
-        test += collect(lineup, range(per_lineup - held_out, per_lineup), seed, rules, args.jobs)
-    w = fit(train)
-    report = {
+        lineup_seed = seed * 1009 + number
+        train_set += collect(lineup, range(per_lineup - held_out), lineup_seed, rules, jobs)
+        test_set += collect(
+            lineup, range(per_lineup - held_out, per_lineup), lineup_seed, rules, jobs
+        )
+    w = fit(train_set)
+    return {
         "features": list(FEATURES),
         "weights": [round(x, 6) for x in w],
         "trained_on": {
-            "lineups": args.lineups.split(";"),
-            "preset": args.preset,
+            "lineups": [",".join(lineup) for lineup in lineups],
+            "preset": rules.preset,
             "games": (per_lineup - held_out) * len(lineups),
-            "seed": args.seed,
-            "samples": len(train),
+            "seed": seed,
+            "samples": len(train_set),
             "sample_every_turns": SAMPLE_EVERY,
         },
         "held_out": {
             "games": held_out * len(lineups),
-            "samples": len(test),
-            "log_likelihood": round(log_likelihood(test, w), 4),
+            "samples": len(test_set),
+            "log_likelihood": round(log_likelihood(test_set, w), 4),
             "log_likelihood_uniform": round(
-                sum(-math.log(len(rows)) for rows, _ in test) / len(test), 4
+                sum(-math.log(len(rows)) for rows, _ in test_set) / len(test_set), 4
             ),
-            "favourite_won": round(favourite_won(test, w), 4),
+            "favourite_won": round(favourite_won(test_set, w), 4),
         },
     }
-    args.output.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    print(json.dumps(report["held_out"]))  # noqa: T201 - a command-line tool's result
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
