@@ -23,13 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from bot.cardgame.game import apply_action, new_game
-from bot.cardgame.simple_player import (
-    DRAW_HOPE,
-    MAX_SWAP,
-    SimpleCardPlayer,
-    keep_best,
-    next_simple_action,
-)
+from bot.cardgame.simple_player import SimpleCardPlayer, next_simple_action, turn_options
 from bot.cardgame.state import CardState
 from bot.engine.rng import SplitMix64
 
@@ -38,39 +32,6 @@ PLAYERS = 4
 #: Actions after which a playout that has not reached the round's end counts as a draw.
 PLAYOUT_CAP = 400
 _SIMPLE = [SimpleCardPlayer() for _ in range(PLAYERS)]
-
-
-def turn_options(state: CardState, seat: int) -> list[Action]:
-    """The turn actions the simple player weighs, best first by its estimate."""
-    deck, hand, size = state.deck, state.players[seat].hand, state.table.hand_size
-    options: list[tuple[float, int, Action]] = []
-    if state.stock and not state.table.swap_only:
-        value, _ = keep_best(deck, hand, size)
-        options.append((value + DRAW_HOPE, 0, {"type": "draw", "player": seat}))
-    own, first, base = len(state.piles[seat]), None, hand
-    if own == 0:
-        _value, dropped = keep_best(deck, hand, len(hand) - 1)
-        first, own = dropped[0], 1
-        base = [c for c in hand if c != first]
-    extra = {} if first is None else {"first_discard": first}
-    for target, pile in enumerate(state.piles):
-        if target == seat or not pile:
-            continue
-        most = 1 if state.table.swap_only else min(own, len(pile), MAX_SWAP)
-        for count in range(1, most + 1):
-            value, _ = keep_best(deck, base + pile[len(pile) - count :], size)
-            swap = {"type": "swap", "player": seat, "target": target, "count": count}
-            options.append((value, 1, {**swap, **extra}))
-    for index, pile in enumerate(state.extra_piles):
-        if not pile:
-            continue
-        value, _ = keep_best(deck, base + pile[-1:], size)
-        swap = {"type": "swap_extra", "player": seat, "pile": index, "stock": False}
-        options.append((value, 2, {**swap, **extra}))
-        if state.stock and own >= 2:
-            options.append((value + DRAW_HOPE / 2, 3, {**swap, "stock": True, **extra}))
-    options.sort(key=lambda option: (-option[0], option[1]))
-    return [option[2] for option in options]
 
 
 def determinize(state: CardState, seat: int, seed: int) -> CardState:

@@ -196,47 +196,56 @@ class SimpleCardPlayer:
 
     def _turn(self, state: CardState, seat: int) -> Action:
         """Draw, or take the swap that improves the hand most."""
-        deck = state.deck
-        hand = state.players[seat].hand
-        size = state.table.hand_size
-        options: list[tuple[float, int, Action]] = []
-        if state.stock and not state.table.swap_only:
-            value, _ = keep_best(deck, hand, size)
-            options.append((value + DRAW_HOPE, 0, {"type": "draw", "player": seat}))
-        own = len(state.piles[seat])
-        first: str | None = None
-        base = hand
-        if own == 0:
-            # Nothing to offer: lay the least useful card on the pile first.
-            _value, dropped = keep_best(deck, hand, len(hand) - 1)
-            first = dropped[0]
-            base = [c for c in hand if c != first]
-            own = 1
-        extra_args = {} if first is None else {"first_discard": first}
-        for target, pile in enumerate(state.piles):
-            if target == seat or not pile:
-                continue
-            most = 1 if state.table.swap_only else min(own, len(pile), MAX_SWAP)
-            for count in range(1, most + 1):
-                taken = pile[len(pile) - count :]
-                value, _ = keep_best(deck, base + taken, size)
-                action = {"type": "swap", "player": seat, "target": target, "count": count}
-                options.append((value, 1, {**action, **extra_args}))
-        for index, pile in enumerate(state.extra_piles):
-            if not pile:
-                continue
-            value, _ = keep_best(deck, base + pile[-1:], size)
-            action = {"type": "swap_extra", "player": seat, "pile": index, "stock": False}
-            options.append((value, 2, {**action, **extra_args}))
-            if state.stock and own >= 2:
-                options.append((value + DRAW_HOPE / 2, 3, {**action, "stock": True, **extra_args}))
+        options = turn_options(state, seat)
         if not options:
             # Only possible with an empty stock and no pile to swap with; the engine
             # ends such a round itself, so this is never reached in play.
             raise RuntimeError("no turn action available")
-        # Highest estimate first; on a tie, drawing before swapping, fewer cards first.
-        options.sort(key=lambda o: (-o[0], o[1]))
-        return options[0][2]
+        return options[0]
+
+
+def turn_options(state: CardState, seat: int) -> list[Action]:
+    """The turn actions of ``seat`` (draw, swaps), best first by the hand's estimate.
+
+    On a tie, drawing comes before swapping, fewer cards before more.
+    """
+    deck = state.deck
+    hand = state.players[seat].hand
+    size = state.table.hand_size
+    options: list[tuple[float, int, Action]] = []
+    if state.stock and not state.table.swap_only:
+        value, _ = keep_best(deck, hand, size)
+        options.append((value + DRAW_HOPE, 0, {"type": "draw", "player": seat}))
+    own = len(state.piles[seat])
+    first: str | None = None
+    base = hand
+    if own == 0:
+        # Nothing to offer: lay the least useful card on the pile first.
+        _value, dropped = keep_best(deck, hand, len(hand) - 1)
+        first = dropped[0]
+        base = [c for c in hand if c != first]
+        own = 1
+    extra_args = {} if first is None else {"first_discard": first}
+    for target, pile in enumerate(state.piles):
+        if target == seat or not pile:
+            continue
+        most = 1 if state.table.swap_only else min(own, len(pile), MAX_SWAP)
+        for count in range(1, most + 1):
+            taken = pile[len(pile) - count :]
+            value, _ = keep_best(deck, base + taken, size)
+            action = {"type": "swap", "player": seat, "target": target, "count": count}
+            options.append((value, 1, {**action, **extra_args}))
+    for index, pile in enumerate(state.extra_piles):
+        if not pile:
+            continue
+        value, _ = keep_best(deck, base + pile[-1:], size)
+        action = {"type": "swap_extra", "player": seat, "pile": index, "stock": False}
+        options.append((value, 2, {**action, **extra_args}))
+        if state.stock and own >= 2:
+            options.append((value + DRAW_HOPE / 2, 3, {**action, "stock": True, **extra_args}))
+    # Highest estimate first; on a tie, drawing before swapping, fewer cards first.
+    options.sort(key=lambda o: (-o[0], o[1]))
+    return [option[2] for option in options]
 
 
 def _gift(state: CardState, seat: int) -> str | None:
