@@ -359,6 +359,31 @@ def rolled(seat: int, first: int, second: int) -> dict[str, Any]:
     return {"action": {"type": "roll", "player": seat}, "dice": [first, second]}
 
 
+async def computer_position(table: Table, raw: dict[str, Any], level: str = "strong") -> int:
+    """Store a running game at ``raw`` (alice, ``Computer 1`` of ``level`` seated as a lobby
+    seats it – id ``cpu1`` – and carol) and post its turn message; the game's id."""
+    settings = {
+        "host": table.alice.id,
+        "players": [
+            {"id": table.alice.id, "name": "alice"},
+            {"id": "cpu1", "name": "Computer 1", "computer": level},
+            {"id": table.carol.id, "name": "carol"},
+        ],
+        "preset": "classic",
+        "lang": "de",
+        "theme": None,
+        "max_players": 6,
+        "computer": {"1": "seat"},
+        "computer_level": {"1": level},
+    }
+    row = await table.bot.store.create_game(
+        table.guild.id, table.channel.id, run(raw), created_by=table.alice.id, settings=settings
+    )
+    await table.bot.core.publisher.show(row.id)
+    await table.env.settle()
+    return row.id
+
+
 @functools.cache
 def seed_for(*throws: tuple[int, int] | None) -> int:
     """A scenario ``seed`` whose first throws are ``throws`` (``None``: any throw).

@@ -16,7 +16,15 @@ import pytest
 from bot.engine.scenario import SCENARIO_FORMAT, run
 from bot.i18n import t
 from cogs.ui.text import Narrator
-from tests.discord.helpers import Table, buttons, embed_text, fresh, seed_for, still_thinking
+from tests.discord.helpers import (
+    Table,
+    buttons,
+    computer_position,
+    embed_text,
+    fresh,
+    seed_for,
+    still_thinking,
+)
 
 pytest_plugins = ["tests.discord.helpers"]
 
@@ -58,26 +66,7 @@ async def computer_game(
     }
     if seed is not None:
         raw["seed"] = seed
-    settings = {
-        "host": table.alice.id,
-        "players": [
-            {"id": table.alice.id, "name": "alice"},
-            {"id": "cpu1", "name": "Computer 1", "computer": level},
-            {"id": table.carol.id, "name": "carol"},
-        ],
-        "preset": "classic",
-        "lang": "de",
-        "theme": None,
-        "max_players": 6,
-        "computer": {"1": "seat"},
-        "computer_level": {"1": level},
-    }
-    row = await table.bot.store.create_game(
-        table.guild.id, table.channel.id, run(raw), created_by=table.alice.id, settings=settings
-    )
-    await table.bot.core.publisher.show(row.id)
-    await table.env.settle()
-    return row.id
+    return await computer_position(table, raw, level)
 
 
 # simcord's own 5 s settle limit: the computer answers on a real-time pause that a longer

@@ -10,7 +10,7 @@ import pytest
 from simcord.enums import ComponentType
 from simcord.results import InteractionResult
 
-from bot.engine.scenario import SCENARIO_FORMAT, run
+from bot.engine.scenario import SCENARIO_FORMAT
 from bot.engine.state import BANK
 from bot.i18n import t
 from tests.discord.helpers import (
@@ -21,6 +21,7 @@ from tests.discord.helpers import (
     Table,
     buttons,
     click_as_shown,
+    computer_position,
     embed_text,
     fresh,
     open_lobby,
@@ -132,33 +133,6 @@ async def test_a_human_offers_a_computer_player_a_trade_and_gets_an_answer(
     if answered.content == "✅ Angenommen":
         assert (state.players[0].cash, state.players[1].cash) == (1450, 1550)
     assert still_thinking(table) == []
-
-
-async def computer_position(table: Table, raw: dict[str, Any]) -> int:
-    """Store a running game at ``raw`` (alice, the strong ``Computer 1`` seated as a lobby
-    seats it – id ``cpu1`` – and carol) and post its turn message; the game's id."""
-    state = run(raw)
-    settings = {
-        "host": table.alice.id,
-        "players": [
-            {"id": table.alice.id, "name": "alice"},
-            {"id": "cpu1", "name": "Computer 1", "computer": "strong"},
-            {"id": table.carol.id, "name": "carol"},
-        ],
-        "preset": "classic",
-        "lang": "de",
-        "theme": None,
-        "max_players": 6,
-        "computer": {"1": "seat"},
-        "computer_level": {"1": "strong"},
-    }
-    bot = table.bot
-    row = await bot.store.create_game(
-        table.guild.id, table.channel.id, state, created_by=table.alice.id, settings=settings
-    )
-    await bot.core.publisher.show(row.id)
-    await table.env.settle()
-    return row.id
 
 
 # simcord's own 5 s settle limit: the computer's offer comes on a real-time pause that a
