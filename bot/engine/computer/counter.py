@@ -33,7 +33,7 @@ from typing import Any, Protocol
 
 from bot.engine import trades
 from bot.engine.buildings import unmortgage_cost
-from bot.engine.computer.valuation import completes_group
+from bot.engine.computer.valuation import completes_group, tradeable
 from bot.engine.errors import IllegalAction
 from bot.engine.state import GameState
 
@@ -142,17 +142,13 @@ def _lot_changes(
         if (
             state.owner[square] == partner
             and square not in give["lots"]
-            and _tradeable(state, partner, square)
+            and tradeable(state, square)
         ):
             changes.append((squares[square].price, 1, square, [square], []))
     for square in get["lots"]:
         changes.append((squares[square].price, 2, square, [], [square]))
     changes.sort(key=lambda change: change[:3])
     return changes
-
-
-def _tradeable(state: GameState, seat: int, square: int) -> bool:
-    return not any(state.houses[i] for i in state.board.group_of[square])
 
 
 def _with_cash(trade: dict[str, Any], shape: dict[str, Any], net: int) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.engine import trades
-from bot.engine.computer.valuation import completes_group, opponents
+from bot.engine.computer.valuation import completes_group, opponents, tradeable
 from bot.engine.computer.winmodel import chances
 from bot.engine.errors import IllegalAction
 from bot.engine.state import GameState
@@ -56,10 +56,6 @@ def chance_gain(state: GameState, seat: int, trade: Trade, before: float | None 
         before = chances(state)[seat]
     owner, cash = after_trade(state, trade)
     return chances(state, owner, cash)[seat] - before
-
-
-def _tradeable(state: GameState, square: int) -> bool:
-    return not any(state.houses[i] for i in state.board.group_of[square])
 
 
 def _offer(seat: int, partner: int, give_lot: int | None, want: int, cash: int) -> Action:
@@ -100,13 +96,13 @@ def best_proposal(
     """
     now = chances(state)[seat]
     mine = [i for i in state.board.property_indices if state.owner[i] == seat]
-    mine = [i for i in mine if _tradeable(state, i)]
+    mine = [i for i in mine if tradeable(state, i)]
     shapes: list[tuple[float, int, int | None, int]] = []
     for partner in opponents(state, seat):
         theirs = [
             i
             for i in state.board.property_indices
-            if state.owner[i] == partner and _tradeable(state, i)
+            if state.owner[i] == partner and tradeable(state, i)
         ]
         for want in theirs:
             for give_lot in [None, *mine]:

@@ -126,6 +126,11 @@ def _street_groups_of(state: GameState, seat: int, owner: Sequence[int | None]) 
     ]
 
 
+def tradeable(state: GameState, square: int) -> bool:
+    """True if ``square`` may change hands: no building stands in its colour group."""
+    return not any(state.houses[i] for i in state.board.group_of[square])
+
+
 def danger(state: GameState, seat: int) -> float:
     """The rent ``seat`` should keep in reserve: what the next throw may cost.
 

@@ -24,6 +24,7 @@ from functools import cache
 from importlib import resources
 
 from bot.engine.computer.frequencies import landing_frequencies
+from bot.engine.computer.valuation import rent_if
 from bot.engine.state import GameState
 
 #: The names of the features, in the order of the weights.
@@ -130,7 +131,7 @@ def features(
         if info.kind == "railroad":
             railroad_counts[seat] = railroad_counts.get(seat, 0) + 1
         if not mortgaged[i]:
-            rent = frequency[i] * _rent(state, i, owner, seat) / scale
+            rent = frequency[i] * rent_if(state, i, owner, houses[i]) / scale
             row[3] += rent * throws
             for other, other_row in enumerate(rows):
                 if other != seat and other_row is not None:
@@ -138,24 +139,6 @@ def features(
     for seat, count in railroad_counts.items():
         rows[seat][8] = count  # type: ignore[index]
     return rows
-
-
-def _rent(state: GameState, square: int, owner: Sequence[int | None], seat: int) -> float:
-    """The rent ``square`` earns ``seat`` now (utilities at an average throw of 7)."""
-    board = state.board
-    info = board.squares[square]
-    group = board.group_of[square]
-    if info.kind == "street":
-        built = state.houses[square]
-        if built:
-            return info.rents[built]
-        if all(owner[i] == seat for i in group):
-            return info.rents[0] * state.rules.unbuilt_group_rent_multiplier
-        return info.rents[0]
-    count = sum(1 for i in group if owner[i] == seat)
-    if info.kind == "railroad":
-        return board.railroad_rents[count - 1]
-    return board.utility_multipliers[min(count, 2) - 1] * 7
 
 
 def utilities(rows: Sequence[Sequence[float] | None], w: Sequence[float]) -> list[float | None]:
